@@ -1,0 +1,1 @@
+"""Document extraction: docx, xlsx, pdf and ipynb files turned into readable text."""

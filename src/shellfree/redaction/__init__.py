@@ -1,0 +1,1 @@
+"""Secret redaction applied to text before it reaches an agent's context."""
