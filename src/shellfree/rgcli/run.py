@@ -1,0 +1,161 @@
+"""Run an ``rg`` command line: turn parsed flags into engine options, run, print, exit status.
+
+This is the glue of ``shellfree rg``; piped output is byte-identical to ``rg --sort path``.
+Without ``--sort`` rg's order is nondeterministic; shellfree then prints in path order, which
+is one of the orders rg may print.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import BinaryIO, Iterable
+
+from shellfree import __version__
+from shellfree.rgcli.flags import RgArgs, UsageError, parse_args
+from shellfree.search.errors import GlobError
+from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
+
+__all__ = ["run"]
+
+_NOTHING_SEARCHED = (
+    "No files were searched, which means ripgrep probably applied a filter you didn't expect.\n"
+    "Running with --debug will show why files are being skipped."
+)
+
+
+class _Output:
+    """stdout/stderr with rg's message rules and the error flag that decides exit status 2."""
+
+    def __init__(self, stdout: BinaryIO, stderr: BinaryIO, quiet_messages: bool) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.quiet_messages = quiet_messages
+        self.errored = False
+
+    def message(self, text: str, *, error: bool) -> None:
+        if error:
+            self.errored = True
+        if not self.quiet_messages:
+            self.stderr.write(b"rg: " + os.fsencode(text) + b"\n")
+
+
+def _default_threads() -> int:
+    # rg: available_parallelism, capped at 12.
+    return max(1, min(os.cpu_count() or 1, 12))
+
+
+def _is_one_file(paths: list[bytes]) -> bool:
+    # rg: "one file" = exactly one path that is "-" or not a directory.
+    return len(paths) == 1 and (paths[0] == b"-" or not os.path.isdir(paths[0]))
+
+
+def walk_options(args: RgArgs, paths: list[bytes]) -> WalkOptions:
+    """The walker configuration rg derives from *args* (its ``HiArgs::walk_builder``)."""
+    one_file = _is_one_file(paths)
+    threads = 1 if (args.sort is not None or one_file) else (args.threads or _default_threads())
+    return WalkOptions(
+        hidden=args.hidden,
+        follow_links=args.follow,
+        max_depth=args.max_depth,
+        ignore_dot=not args.no_ignore_dot,
+        ignore_vcs=not args.no_ignore_vcs,
+        ignore_exclude=not args.no_ignore_vcs and not args.no_ignore_exclude,
+        ignore_global=not args.no_ignore_vcs and not args.no_ignore_global,
+        ignore_parent=not args.no_ignore_parent,
+        require_git=not args.no_require_git,
+        ignore_files=() if args.no_ignore_files else tuple(args.ignore_files),
+        ignore_file_case_insensitive=args.ignore_file_case_insensitive,
+        globs=tuple((g, ci or args.glob_case_insensitive) for g, ci in args.globs),
+        # rg visits entries in readdir order unless sorting by path; a timestamp sort is
+        # stable, so ties keep that order. Otherwise shellfree always walks in name order.
+        sort_names=args.sort in (None, "path"),
+        single_threaded=threads == 1,
+    )
+
+
+def _timestamp(path: bytes, kind: str) -> float | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns if kind == "modified" else st.st_atime_ns
+
+
+def _sorted(haystacks: Iterable[Haystack], args: RgArgs) -> Iterable[Haystack]:
+    """rg's ``HiArgs::sort``: path order is the walk's; the others collect, then sort."""
+    if args.sort is None or (args.sort == "path" and not args.sort_reverse):
+        return haystacks
+    items = list(haystacks)
+    if args.sort == "path":
+        return sorted(items, key=lambda h: _components(h.path), reverse=True)
+    stamped = [(h, _timestamp(h.path, args.sort)) for h in items]
+    # Files whose time cannot be read go last (first when reversed), like rg.
+    known = [x for x in stamped if x[1] is not None]
+    unknown = [x for x in stamped if x[1] is None]
+    known.sort(key=lambda x: x[1], reverse=args.sort_reverse)
+    ordered = (unknown + known) if args.sort_reverse else (known + unknown)
+    return [h for h, _ in ordered]
+
+
+def _components(path: bytes) -> list[bytes]:
+    # Rust's Path ordering compares components; "//" and interior "." vanish from them.
+    parts = path.split(b"/")
+    head = [b"/"] if path.startswith(b"/") else []
+    return head + [p for i, p in enumerate(parts) if p and (p != b"." or i == 0)]
+
+
+def _run_files(args: RgArgs, out: _Output) -> int:
+    paths = list(args.positional)
+    try:
+        walker = Walker(walk_options(args, paths))
+    except GlobError as err:
+        out.message(str(err), error=True)
+        return 2
+    terminator = b"\0" if args.null else b"\n"
+    separator = args.path_separator
+    matched = False
+    haystacks = _haystacks(walker.walk(paths or None), out)
+    for haystack in _sorted(haystacks, args):
+        matched = True
+        if args.quiet:
+            break
+        path = haystack.path
+        if separator is not None:
+            path = path.replace(b"/", separator)
+        out.stdout.write(path + terminator)
+    if out.errored and not (args.quiet and matched):
+        return 2
+    return 0 if matched else 1
+
+
+def _haystacks(events: Iterable, out: _Output) -> Iterable[Haystack]:
+    for event in events:
+        if isinstance(event, WalkMessage):
+            out.message(event.text, error=event.is_error)
+        else:
+            yield event
+
+
+def run(argv: list[bytes], stdout: BinaryIO, stderr: BinaryIO) -> int:
+    """Run ``rg`` with *argv* (bytes, without the program name); returns the exit status."""
+    try:
+        args = parse_args(argv)
+    except UsageError as err:
+        stderr.write(b"rg: " + os.fsencode(str(err)) + b"\n")
+        return 2
+    if args.version:
+        stdout.write(f"shellfree rg {__version__} (compatible with ripgrep 15.1.0)\n".encode())
+        return 0
+    if args.sort == "created" and sys.platform.startswith("linux"):
+        # rg: the reference build (static musl) has no creation times.
+        stderr.write(
+            b"rg: sorting by creation time isn't supported: creation time is not available"
+            b" on this platform currently\n"
+        )
+        return 2
+    out = _Output(stdout, stderr, quiet_messages=args.no_messages)
+    if args.files:
+        return _run_files(args, out)
+    out.message("content search is not implemented yet; only --files is", error=True)
+    return 2

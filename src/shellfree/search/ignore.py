@@ -1,0 +1,290 @@
+"""Compile one ignore file (or a list of ``-g`` globs) into a fast matcher with rg's verdicts.
+
+A :class:`RuleSet` answers, for a path relative to the rule file's directory, whether the last
+matching rule ignores it, whitelists it, or whether no rule matches. Lines are read with
+ripgrep 15.1's gitignore dialect (rg-semantics §1.5), which is not git's:
+
+- reading stops at the first line that is not valid UTF-8 (that line and the rest are dropped);
+- a UTF-8 BOM on line 1 is removed; ``\\r\\n`` endings are removed;
+- a line starting with ``#`` is a comment; all trailing Unicode whitespace is trimmed unless
+  the line ends in backslash-space;
+- ``\\!``/``\\#`` are literals, ``!`` negates, a leading ``/`` anchors, a trailing ``/`` (or
+  ``\\/``) makes the rule directory-only; a rule with no inner ``/`` matches at any depth;
+  ``x/**`` matches only inside ``x``.
+
+Matching is built for the walker's hot path: every path is tested against a frozenset of exact
+basenames, a tuple of basename suffixes, one basename regex and one path regex; only on a hit is
+the ordered rule list consulted to find the last matching rule. No per-path Python loop over
+rules, and no per-path pathspec call (perf-study §4: 0.3–0.5 µs per path against 3.5–27 µs).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from shellfree.search.errors import GlobError
+from shellfree.search.glob import (
+    ALT,
+    CLASS,
+    LITERAL,
+    RECURSIVE_PREFIX,
+    STAR,
+    GlobTokens,
+    glob_to_regex,
+    parse_glob,
+)
+
+__all__ = ["NONE", "IGNORE", "WHITELIST", "Rule", "RuleSet", "read_rule_lines", "compile_rules"]
+
+#: Verdicts. ``NONE`` is falsy so callers can write ``if verdict:``.
+NONE = 0
+IGNORE = 1
+WHITELIST = 2
+
+# rg trims with Rust's char::is_whitespace (the White_Space property). Python's str.rstrip()
+# would also strip U+001C..U+001F, which are not White_Space.
+_RUST_WHITESPACE = (
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+# Rule kinds, from cheapest to dearest test.
+_BASENAME = "basename"  # exact basename, in a frozenset
+_SUFFIX = "suffix"  # "*.ext": basename ends with a literal
+_NAME_REGEX = "name_regex"  # any other glob that only looks at the basename
+_PATH_REGEX = "path_regex"  # globs that look at directories too
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One compiled rule: what it was written as, what it decides, and how it is tested."""
+
+    original: str
+    whitelist: bool
+    dir_only: bool
+    kind: str
+    literal: bytes  # for _BASENAME and _SUFFIX (lower-cased when case-insensitive)
+    regex: "re.Pattern[bytes] | None"  # for the two regex kinds
+
+    def matches(self, path: bytes, name: bytes, folded_name: bytes) -> bool:
+        kind = self.kind
+        if kind == _BASENAME:
+            return folded_name == self.literal
+        if kind == _SUFFIX:
+            return folded_name.endswith(self.literal)
+        if kind == _NAME_REGEX:
+            return self.regex.fullmatch(name) is not None  # type: ignore[union-attr]
+        return self.regex.fullmatch(path) is not None  # type: ignore[union-attr]
+
+
+def read_rule_lines(data: bytes) -> tuple[list[str], int | None]:
+    """Split an ignore file's bytes into lines as rg reads them.
+
+    Returns the decoded lines and, if a line was not valid UTF-8, its 1-based number (that line
+    and every later one are dropped, as rg does).
+    """
+    lines: list[str] = []
+    terminated = data.endswith(b"\n")
+    raw_lines = data.split(b"\n")
+    if terminated:
+        raw_lines.pop()
+    last = len(raw_lines)
+    for number, raw in enumerate(raw_lines, 1):
+        # Rust's BufRead::lines removes "\r\n" or "\n"; an unterminated last line keeps its "\r".
+        if raw.endswith(b"\r") and (terminated or number < last):
+            raw = raw[:-1]
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return lines, number
+        if number == 1:
+            line = line.lstrip("\ufeff")
+        lines.append(line)
+    return lines, None
+
+
+def _class_can_match_slash(payload: tuple) -> bool:
+    regex = glob_to_regex(GlobTokens("", ((CLASS, payload),)))
+    return re.fullmatch(regex.encode("ascii"), b"/") is not None
+
+
+def _only_looks_at_basename(tokens: Iterable[tuple]) -> bool:
+    """True if the tokens (after a leading ``**/``) can never match across a ``/``."""
+    for kind, payload in tokens:
+        if kind == LITERAL:
+            if payload == "/":
+                return False
+        elif kind == CLASS:
+            if _class_can_match_slash(payload):
+                return False
+        elif kind == ALT:
+            if not all(_only_looks_at_basename(alt) for alt in payload):
+                return False
+        elif kind not in ("any", STAR):
+            return False
+    return True
+
+
+def _classify(
+    parsed: GlobTokens, case_insensitive: bool, literal_ok: bool = True
+) -> tuple[str, bytes, str]:
+    """Choose the cheapest exact test for a glob; returns (kind, literal, regex body).
+
+    *literal_ok* False forces a regex kind (a rule whose case handling differs from its set's).
+    """
+    tokens = parsed.tokens
+    if tokens and tokens[0][0] == RECURSIVE_PREFIX and len(tokens) > 1:
+        rest = tokens[1:]
+        if _only_looks_at_basename(rest):
+            if not literal_ok:
+                return _NAME_REGEX, b"", glob_to_regex(GlobTokens(parsed.glob, rest))
+            if all(kind == LITERAL for kind, _ in rest):
+                text = "".join(p for _, p in rest).encode("utf-8", "surrogateescape")
+                return _BASENAME, text.lower() if case_insensitive else text, ""
+            if rest[0][0] == STAR and len(rest) > 1 and all(k == LITERAL for k, _ in rest[1:]):
+                text = "".join(p for _, p in rest[1:]).encode("utf-8", "surrogateescape")
+                return _SUFFIX, text.lower() if case_insensitive else text, ""
+            return _NAME_REGEX, b"", glob_to_regex(GlobTokens(parsed.glob, rest))
+    return _PATH_REGEX, b"", glob_to_regex(parsed)
+
+
+def _parse_line(line: str) -> tuple[str, bool, bool, str] | None:
+    """Apply rg's line rules; returns (original, whitelist, dir_only, glob) or None to skip."""
+    if line.startswith("#"):
+        return None
+    if not line.endswith("\\ "):
+        line = line.rstrip(_RUST_WHITESPACE)
+    if not line:
+        return None
+    original = line
+    whitelist = False
+    absolute = False
+    if line.startswith("\\!") or line.startswith("\\#"):
+        line = line[1:]
+    else:
+        if line.startswith("!"):
+            whitelist = True
+            line = line[1:]
+        if line.startswith("/"):
+            line = line[1:]
+            absolute = True
+    dir_only = False
+    if line.endswith("/"):
+        dir_only = True
+        line = line[:-1]
+        # EDGE CASE (rg r2236): an escaped trailing slash also means "directory only".
+        if line.endswith("\\"):
+            line = line[:-1]
+    glob = line
+    if not absolute and "/" not in line:
+        if not (glob.startswith("**/") or glob == "**"):
+            glob = "**/" + glob
+    if glob.endswith("/**"):
+        glob += "/*"
+    return original, whitelist, dir_only, glob
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The compiled rules of one ignore file (or one set of overrides).
+
+    ``matched(path, is_dir)`` takes the path relative to the rule file's directory, as bytes
+    with ``/`` separators, and returns NONE, IGNORE or WHITELIST.
+    """
+
+    rules: tuple[Rule, ...]
+    case_insensitive: bool
+    names: frozenset
+    suffixes: tuple
+    name_regex: "re.Pattern[bytes] | None"
+    path_regex: "re.Pattern[bytes] | None"
+    # True when any hit is an IGNORE: no whitelist and no directory-only rule.
+    all_plain_ignores: bool
+    has_whitelist: bool
+
+    def __bool__(self) -> bool:
+        return bool(self.rules)
+
+    def matched(self, path: bytes, is_dir: bool) -> int:
+        name = path[path.rfind(b"/") + 1 :]
+        folded = name.lower() if self.case_insensitive else name
+        if not (
+            folded in self.names
+            or folded.endswith(self.suffixes)
+            or (self.name_regex is not None and self.name_regex.fullmatch(name) is not None)
+            or (self.path_regex is not None and self.path_regex.fullmatch(path) is not None)
+        ):
+            return NONE
+        if self.all_plain_ignores:
+            return IGNORE
+        for rule in reversed(self.rules):
+            if rule.dir_only and not is_dir:
+                continue
+            if rule.matches(path, name, folded):
+                return WHITELIST if rule.whitelist else IGNORE
+        return NONE
+
+
+EMPTY = RuleSet((), False, frozenset(), (), None, None, True, False)
+
+
+def compile_rules(
+    lines: Sequence[str],
+    *,
+    case_insensitive: bool = False,
+    allow_unclosed_class: bool = True,
+    per_line_case_insensitive: Sequence[bool] | None = None,
+) -> tuple[RuleSet, list[tuple[int, GlobError]]]:
+    """Compile ignore-file *lines*; returns the rule set and the (line number, error) pairs of
+    lines whose glob did not parse (rg drops only those lines and warns).
+
+    *per_line_case_insensitive* makes single lines case-insensitive (``--iglob`` among ``-g``
+    globs); *allow_unclosed_class* is True for ignore files and False for ``-g`` globs.
+    """
+    rules: list[Rule] = []
+    errors: list[tuple[int, GlobError]] = []
+    flags = re.IGNORECASE if case_insensitive else 0
+    for number, line in enumerate(lines, 1):
+        line_ci = bool(per_line_case_insensitive and per_line_case_insensitive[number - 1])
+        parsed_line = _parse_line(line)
+        if parsed_line is None:
+            continue
+        original, whitelist, dir_only, glob = parsed_line
+        try:
+            parsed = parse_glob(glob, allow_unclosed_class=allow_unclosed_class)
+        except GlobError as err:
+            errors.append((number, GlobError(original, err.reason)))
+            continue
+        kind, literal, body = _classify(
+            parsed, case_insensitive, literal_ok=case_insensitive or not line_ci
+        )
+        if body and line_ci and not case_insensitive:
+            body = "(?i:" + body + ")"
+        regex = re.compile(body.encode("ascii"), flags) if body else None
+        rules.append(Rule(original, whitelist, dir_only, kind, literal, regex))
+    return _assemble(rules, case_insensitive), errors
+
+
+def _assemble(rules: list[Rule], case_insensitive: bool) -> RuleSet:
+    if not rules:
+        return EMPTY
+    flags = re.IGNORECASE if case_insensitive else 0
+
+    def combined(kind: str) -> "re.Pattern[bytes] | None":
+        bodies = [r.regex.pattern for r in rules if r.kind == kind]  # type: ignore[union-attr]
+        if not bodies:
+            return None
+        return re.compile(b"|".join(b"(?:" + b + b")" for b in bodies), flags)
+
+    return RuleSet(
+        rules=tuple(rules),
+        case_insensitive=case_insensitive,
+        names=frozenset(r.literal for r in rules if r.kind == _BASENAME),
+        suffixes=tuple(r.literal for r in rules if r.kind == _SUFFIX),
+        name_regex=combined(_NAME_REGEX),
+        path_regex=combined(_PATH_REGEX),
+        all_plain_ignores=not any(r.whitelist or r.dir_only for r in rules),
+        has_whitelist=any(r.whitelist for r in rules),
+    )

@@ -1,0 +1,151 @@
+"""Find and load the ignore files ripgrep consults: per directory, global, and explicit.
+
+Loading is separate from matching (:mod:`shellfree.search.ignore`) and from walking
+(:mod:`shellfree.search.walk`): this module knows where rg looks for rules and how it reports
+a file it cannot use, nothing about traversal order or precedence.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from shellfree.search.errors import os_error_text
+from shellfree.search.ignore import EMPTY, RuleSet, compile_rules, read_rule_lines
+
+__all__ = [
+    "LoadedRules",
+    "load_rule_file",
+    "git_exclude_path",
+    "global_excludes_path",
+]
+
+
+@dataclass(frozen=True)
+class LoadedRules:
+    """Rules read from one file, and the warning text rg prints for it (``""`` if none)."""
+
+    rules: RuleSet
+    message: str = ""
+
+
+def _join(directory: bytes, name: bytes) -> bytes:
+    # rg joins with Path::join: no separator is added after a trailing "/".
+    if not directory or directory.endswith(b"/"):
+        return directory + name
+    return directory + b"/" + name
+
+
+def load_rule_file(
+    path: bytes,
+    *,
+    case_insensitive: bool = False,
+    report_io_errors: bool = False,
+) -> LoadedRules:
+    """Read and compile the ignore file at *path* (bytes, as rg would print it).
+
+    rg silently skips a discovered ignore file it cannot read (``report_io_errors=False``) but
+    reports one named by ``--ignore-file``. A line whose glob fails to parse is dropped with a
+    ``PATH: line N: error parsing glob …`` message; several messages are joined by newlines.
+    """
+    messages: list[str] = []
+    display = os.fsdecode(path)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except IsADirectoryError as err:
+        # rg: a directory opens fine on Unix and fails on the first read, so the error is
+        # tagged with line 1 (regression test r228).
+        if report_io_errors:
+            messages.append(f"{display}: line 1: {os_error_text(err)}")
+        return LoadedRules(EMPTY, "\n".join(messages))
+    except OSError as err:
+        if report_io_errors:
+            messages.append(f"{display}: {os_error_text(err)}")
+        return LoadedRules(EMPTY, "\n".join(messages))
+    lines, bad_line = read_rule_lines(data)
+    rules, errors = compile_rules(lines, case_insensitive=case_insensitive)
+    for number, err in errors:
+        messages.append(f"{display}: line {number}: {err}")
+    if bad_line is not None and report_io_errors:
+        messages.append(f"{display}: line {bad_line}: stream did not contain valid UTF-8")
+    return LoadedRules(rules, "\n".join(messages))
+
+
+def git_exclude_path(directory: bytes, dot_git_is_file: bool) -> bytes | None:
+    """Where ``info/exclude`` lives for a repository whose root is *directory*.
+
+    For a ``.git`` directory it is ``.git/info/exclude``. For a ``.git`` file (a worktree) rg
+    reads ``gitdir: X`` and then ``X/commondir``; a relative ``X`` is taken relative to the
+    process's working directory, not the worktree (rg quirk, regression test r1446). Without
+    a readable ``commondir`` there is no exclude file at all.
+    """
+    git = _join(directory, b".git")
+    if not dot_git_is_file:
+        return _join(git, b"info/exclude")
+    first = _first_line(git)
+    if first is None or not first.startswith(b"gitdir: "):
+        return None
+    real_git_dir = first[len(b"gitdir: ") :]
+    commondir = _first_line(_join(real_git_dir, b"commondir"))
+    if commondir is None:
+        return None
+    base = _join(real_git_dir, commondir) if commondir.startswith(b".") else commondir
+    return _join(base, b"info/exclude")
+
+
+def _first_line(path: bytes) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.readline()
+    except OSError:
+        return None
+    if not data:
+        return None
+    if data.endswith(b"\n"):
+        data = data[:-1]
+        if data.endswith(b"\r"):
+            data = data[:-1]
+    return data
+
+
+# rg does not parse git's config as INI: it takes the first line of this shape anywhere.
+_EXCLUDES_FILE = re.compile(rb'^\s*excludesfile\s*=\s*"?\s*(\S+?)\s*"?\s*$', re.IGNORECASE | re.MULTILINE)
+
+
+def global_excludes_path(environ: "os._Environ[str] | dict[str, str]" = os.environ) -> bytes | None:
+    """The global gitignore rg 15.1 uses: ``core.excludesFile`` from ``~/.gitconfig``, else
+    from ``$XDG_CONFIG_HOME/git/config`` (``~/.config/git/config``), else the default
+    ``$XDG_CONFIG_HOME/git/ignore`` (``~/.config/git/ignore``).
+
+    rg 15.1 reads neither ``GIT_CONFIG_GLOBAL`` nor the system config (checked against the
+    binary); every ``~`` in the value is replaced by ``$HOME``.
+    """
+    home = environ.get("HOME") or None
+    xdg = environ.get("XDG_CONFIG_HOME") or None
+    config_dir = xdg if xdg else (os.path.join(home, ".config") if home else None)
+    candidates = []
+    if home:
+        candidates.append(os.path.join(home, ".gitconfig"))
+    if config_dir:
+        candidates.append(os.path.join(config_dir, "git", "config"))
+    for candidate in candidates:
+        try:
+            with open(candidate, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        found = _EXCLUDES_FILE.search(data)
+        if found is None:
+            continue
+        try:
+            value = found.group(1).decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if home:
+            value = value.replace("~", home)
+        return os.fsencode(value)
+    if config_dir:
+        return os.fsencode(os.path.join(config_dir, "git", "ignore"))
+    return None
