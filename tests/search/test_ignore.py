@@ -1,0 +1,95 @@
+"""Tests for search/ignore.py: rg's gitignore line dialect and the compiled matcher.
+
+Each expectation is a row of rg-semantics.md §1.5 (checked there against rg 15.1 and git).
+"""
+
+import pytest
+
+from shellfree.search.ignore import IGNORE, NONE, WHITELIST, compile_rules, read_rule_lines
+
+
+def verdict(lines, path, is_dir=False, **kw):
+    rules, errors = compile_rules(lines, **kw)
+    assert not errors, errors
+    return rules.matched(path.encode(), is_dir)
+
+
+class TestReadRuleLines:
+    def test_crlf_and_bom(self):
+        assert read_rule_lines(b"\xef\xbb\xbffoo\r\nbar\r\n") == (["foo", "bar"], None)
+
+    def test_unterminated_last_line_keeps_cr(self):
+        assert read_rule_lines(b"a\r\nb\r") == (["a", "b\r"], None)
+
+    def test_invalid_utf8_stops_reading(self):
+        assert read_rule_lines(b"a\nb\xff\nc\n") == (["a"], 2)
+
+
+class TestLineRules:
+    @pytest.mark.parametrize(
+        "line, path, is_dir, expected",
+        [
+            ("foo", "foo", False, IGNORE),
+            ("foo", "a/b/foo", False, IGNORE),
+            ("/foo", "a/foo", False, NONE),
+            ("/foo", "foo", False, IGNORE),
+            ("foo/", "foo", False, NONE),
+            ("foo/", "foo", True, IGNORE),
+            ("foo\\/", "foo", True, IGNORE),  # rg r2236
+            ("a/b", "x/a/b", False, NONE),  # an inner "/" anchors
+            ("a/b", "a/b", False, IGNORE),
+            ("abc/**", "abc", True, NONE),
+            ("abc/**", "abc/x", False, IGNORE),
+            ("#foo", "#foo", False, NONE),
+            ("\\#foo", "#foo", False, IGNORE),
+            ("\\!xy", "!xy", False, IGNORE),
+            ("tab\t", "tab", False, IGNORE),  # all trailing whitespace trimmed (git keeps tabs)
+            ("foo ", "foo", False, IGNORE),
+            ("foo\\ ", "foo ", False, IGNORE),
+            (" foo", " foo", False, IGNORE),  # leading space is literal
+            ("{ab,ac}", "ac", False, IGNORE),
+            ("**", "x/y", False, IGNORE),
+            ("*", "x", False, IGNORE),
+        ],
+    )
+    def test_line(self, line, path, is_dir, expected):
+        assert verdict([line], path, is_dir) == expected, (line, path)
+
+    def test_unicode_whitespace_other_than_rusts_is_kept(self):
+        # U+001F is whitespace to Python's str.strip but not to Rust's is_whitespace.
+        assert verdict(["foo\x1f"], "foo") == NONE
+        assert verdict(["foo\u3000"], "foo") == IGNORE
+
+
+class TestPrecedence:
+    def test_last_match_wins(self):
+        assert verdict(["*.log", "!keep.log"], "keep.log") == WHITELIST
+        assert verdict(["!keep.log", "*.log"], "keep.log") == IGNORE
+
+    def test_dir_only_rule_skipped_for_files(self):
+        # The next-earlier matching rule decides for a file.
+        assert verdict(["x", "!x/"], "x", is_dir=False) == IGNORE
+        assert verdict(["x", "!x/"], "x", is_dir=True) == WHITELIST
+
+    def test_case_insensitive(self):
+        assert verdict(["myfile"], "MYFILE", case_insensitive=True) == IGNORE
+        assert verdict(["*.TXT"], "a.txt", case_insensitive=True) == IGNORE
+        assert verdict(["myfile"], "MYFILE") == NONE
+
+    def test_per_line_case_insensitive(self):
+        rules, _ = compile_rules(["a.txt", "b.txt"], per_line_case_insensitive=[False, True])
+        assert rules.matched(b"A.TXT", False) == NONE
+        assert rules.matched(b"B.TXT", False) == IGNORE
+
+
+class TestErrors:
+    def test_bad_line_dropped_others_kept(self):
+        rules, errors = compile_rules(["[z-a]", "foo"])
+        assert [(n, str(e)) for n, e in errors] == [
+            (1, "error parsing glob '[z-a]': invalid range; 'z' > 'a'")
+        ]
+        assert rules.matched(b"foo", False) == IGNORE
+
+    def test_error_names_the_line_as_written(self):
+        _, errors = compile_rules(["!/[b-a]/"])
+        assert str(errors[0][1]) == "error parsing glob '!/[b-a]/': invalid range; 'b' > 'a'"

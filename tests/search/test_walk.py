@@ -1,0 +1,281 @@
+"""Tests for search/walk.py: each rule of rg-semantics.md §1 on its own.
+
+Every scenario runs twice — through ``shellfree rg --files --sort path`` in-process and through
+the reference rg 15.1 binary — and asserts both print the expected list, which is the result the
+spec states (so the expectation is checked against rg, never copied from our own run).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+from tests.conftest import run_rg, run_shellfree
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths and symlinks")
+
+
+def make(tree: dict[str, str | None]) -> None:
+    """Create files (str content), directories (None, keys ending in "/") and symlinks ("-> T")."""
+    for path, content in tree.items():
+        if path.endswith("/"):
+            os.makedirs(path, exist_ok=True)
+            continue
+        parent = os.path.dirname(path)
+        if parent:
+            os.makedirs(parent, exist_ok=True)
+        if isinstance(content, str) and content.startswith("-> "):
+            os.symlink(content[3:], path)
+        else:
+            with open(path, "w", encoding="utf-8", newline="") as f:
+                f.write(content or "")
+
+
+def check(reference_rg, args, expected_lines, expected_status=None, stderr_empty=True):
+    argv = ["--files", "--sort", "path", *args]
+    ours = run_shellfree(argv)
+    theirs = run_rg(reference_rg, argv)
+    expected = b"".join(line.encode() + b"\n" for line in expected_lines)
+    assert theirs[0] == expected, ("reference rg disagrees with the spec", theirs)
+    assert ours[0] == expected, ("shellfree", ours, "rg", theirs)
+    assert ours[2] == theirs[2]
+    if expected_status is not None:
+        assert ours[2] == expected_status
+    assert (ours[1] == b"") == (theirs[1] == b"") == stderr_empty, (ours[1], theirs[1])
+    return ours, theirs
+
+
+class TestRoots:
+    def test_implicit_root_strips_dot_slash(self, isolated, reference_rg):
+        make({"a.txt": "x", "d/b.txt": "x"})
+        check(reference_rg, [], ["a.txt", "d/b.txt"])
+
+    @pytest.mark.parametrize("root, shown", [(".", "./"), ("./", "./"), ("d", "d/"), ("d/", "d/"), ("d//", "d//"), ("d/../d", "d/../d/")])
+    def test_explicit_root_printed_as_typed(self, isolated, reference_rg, root, shown):
+        make({"d/b.txt": "x"})
+        expected = ["d/b.txt"] if root in (".", "./") else []
+        expected = [shown + ("d/b.txt" if root in (".", "./") else "b.txt")]
+        check(reference_rg, [root], expected)
+
+    def test_several_roots_in_order_and_file_root(self, isolated, reference_rg):
+        make({"z/a": "x", "a/b": "x", "f": "x"})
+        check(reference_rg, ["z", "f", "a", "z"], ["z/a", "f", "a/b", "z/a"])
+
+    def test_missing_root_is_an_error(self, isolated, reference_rg):
+        ours, theirs = check(reference_rg, ["nope"], [], expected_status=2, stderr_empty=False)
+        assert ours[1] == theirs[1] == (
+            b"rg: nope: IO error for operation on nope: No such file or directory (os error 2)\n"
+        )
+
+    def test_symlink_root_is_followed(self, isolated, reference_rg):
+        make({"real/f": "x", "link": "-> real", "flink": "-> real/f"})
+        check(reference_rg, ["link", "flink"], ["link/f", "flink"])
+
+    def test_max_depth(self, isolated, reference_rg):
+        make({"a": "x", "d/b": "x", "d/e/c": "x"})
+        check(reference_rg, ["--max-depth", "2"], ["a", "d/b"])
+        check(reference_rg, ["--max-depth", "0", "a"], ["a"])
+
+
+class TestHidden:
+    def test_hidden_skipped_but_dot_ended_names_are_not_hidden(self, isolated, reference_rg):
+        make({".h": "x", ".a.": "x", "x..": "x", "..foo": "x", ".dir./in": "x", ".hd/f": "x"})
+        check(reference_rg, [], [".a.", ".dir./in", "x.."])
+
+    def test_root_never_hidden(self, isolated, reference_rg):
+        make({".hd/f": "x", ".hd/.g": "x"})
+        check(reference_rg, [".hd"], [".hd/f"])
+
+    def test_hidden_flag(self, isolated, reference_rg):
+        make({".h": "x", ".git/HEAD": "x"})
+        check(reference_rg, ["--hidden"], [".git/HEAD", ".h"])
+
+    def test_whitelist_overrides_hidden(self, isolated, reference_rg):
+        make({".ignore": "!.foo\n", ".foo": "x", ".bar": "x"})
+        check(reference_rg, [], [".foo"])
+
+    def test_positive_glob_overrides_hidden_but_not_for_hidden_dirs(self, isolated, reference_rg):
+        make({".g.txt": "x", ".hid/f.txt": "x"})
+        check(reference_rg, ["-g", "*.txt"], [".g.txt"])
+
+
+class TestSymlinks:
+    def test_links_not_followed_while_walking(self, isolated, reference_rg):
+        make({"real/f": "x", "ldir": "-> real", "lfile": "-> real/f", "broken": "-> nowhere"})
+        check(reference_rg, [], ["real/f"])
+
+    def test_follow(self, isolated, reference_rg):
+        make({"real/f": "x", "ldir": "-> real", "lfile": "-> real/f"})
+        check(reference_rg, ["-L"], ["ldir/f", "lfile", "real/f"])
+
+    def test_follow_broken_link_is_an_error(self, isolated, reference_rg):
+        make({"a": "x", "broken": "-> nowhere"})
+        check(reference_rg, ["-L"], ["a"], expected_status=2, stderr_empty=False)
+
+    def test_follow_loop_is_an_error(self, isolated, reference_rg):
+        make({"up/f": "x", "up/sym": "-> .."})
+        ours, theirs = check(
+            reference_rg, ["-L"], ["up/f"], expected_status=2, stderr_empty=False
+        )
+        assert ours[1] == theirs[1]
+
+
+class TestIgnoreFiles:
+    def test_gitignore_needs_a_repo(self, isolated, reference_rg):
+        make({".gitignore": "a\n", "a": "x", "b": "x"})
+        check(reference_rg, [], ["a", "b"])
+        os.mkdir(".git")
+        check(reference_rg, [], ["b"])
+        check(reference_rg, ["--no-ignore-vcs"], ["a", "b"])
+
+    @pytest.mark.parametrize("marker", [".git/", ".jj/"])
+    def test_repo_markers(self, isolated, reference_rg, marker):
+        make({".gitignore": "a\n", "a": "x", "b": "x", marker: None})
+        check(reference_rg, [], ["b"])
+
+    def test_git_file_counts_as_repo(self, isolated, reference_rg):
+        make({".gitignore": "a\n", "a": "x", "b": "x", ".git": ""})
+        check(reference_rg, [], ["b"])
+
+    def test_no_require_git(self, isolated, reference_rg):
+        make({".gitignore": "a\n", "a": "x", "b": "x"})
+        check(reference_rg, ["--no-require-git"], ["b"])
+
+    def test_category_beats_depth(self, isolated, reference_rg):
+        # A top-level .ignore whitelist beats a deeper .gitignore rule.
+        make({".git/": None, ".ignore": "!a.txt\n", "sub/.gitignore": "*.txt\n", "sub/a.txt": "x", "sub/b.txt": "x"})
+        check(reference_rg, [], ["sub/a.txt"])
+
+    def test_rgignore_beats_ignore(self, isolated, reference_rg):
+        make({".ignore": "*.txt\n", ".rgignore": "!b.txt\na.txt\n", "a.txt": "x", "b.txt": "x", "c.txt": "x"})
+        check(reference_rg, [], ["b.txt"])
+
+    def test_nearest_wins_within_a_category(self, isolated, reference_rg):
+        make({".ignore": "*.txt\n", "sub/.ignore": "!a.txt\n", "sub/a.txt": "x", "a.txt": "x"})
+        check(reference_rg, [], ["sub/a.txt"])
+
+    def test_exclude_and_gitignore_precedence(self, isolated, reference_rg):
+        make({".git/info/exclude": "!c.txt\nd.txt\n", ".gitignore": "*.txt\n", "c.txt": "x", "d.txt": "x", "e": "x"})
+        check(reference_rg, [], ["e"])
+        check(reference_rg, ["--no-ignore-exclude"], ["e"])
+
+    def test_worktree_git_file_exclude(self, isolated, reference_rg):
+        make({
+            "main/info/exclude": "ignored\n",
+            "wt/.git": "gitdir: ../meta\n",
+            "meta/commondir": "../main\n",
+            "wt/ignored": "x",
+            "wt/kept": "x",
+        })
+        # rg resolves a relative gitdir against the working directory (rg r1446).
+        os.chdir("wt")
+        os.makedirs("../meta", exist_ok=True)
+        check(reference_rg, [], ["kept"])
+
+    def test_nested_repo_boundary(self, isolated, reference_rg):
+        make({".git/": None, ".gitignore": "*.log\n", "a.log": "x", "inner/.git/": None, "inner/b.log": "x", "inner/.ignore": "", "c.log.keep": "x"})
+        check(reference_rg, [], ["c.log.keep", "inner/b.log"])
+
+    def test_parent_gitignore_applies_from_a_subdirectory(self, isolated, reference_rg):
+        make({".git/": None, ".gitignore": "/sub/z.txt\n", "sub/z.txt": "x", "sub/y.txt": "x"})
+        os.chdir("sub")
+        check(reference_rg, [], ["y.txt"])
+        check(reference_rg, ["--no-ignore-parent"], ["y.txt", "z.txt"])
+
+    def test_parent_ignore_crosses_repo_boundary_but_gitignore_does_not(self, isolated, reference_rg):
+        make({".gitignore": "a\n", ".rgignore": "b\n", "r/.git/": None, "r/a": "x", "r/b": "x", "r/c": "x"})
+        os.chdir("r")
+        check(reference_rg, [], ["a", "c"])
+
+    def test_ignored_root_children_but_not_root(self, isolated, reference_rg):
+        make({".git/": None, ".gitignore": "build/\n", "build/x": "x"})
+        check(reference_rg, [], [])
+        check(reference_rg, ["build"], ["build/x"])
+
+    def test_bad_glob_in_gitignore_warns_keeps_other_rules(self, isolated, reference_rg):
+        make({".git/": None, ".gitignore": "[z-a]\nfoo\n", "foo": "x", "bar": "x"})
+        ours, theirs = check(reference_rg, [], ["bar"], expected_status=0, stderr_empty=False)
+        assert ours[1] == theirs[1] == (
+            b"rg: ./.gitignore: line 1: error parsing glob '[z-a]': invalid range; 'z' > 'a'\n"
+        )
+
+    def test_invalid_utf8_line_ends_the_file(self, isolated, reference_rg):
+        make({".ignore": ""})
+        with open(".ignore", "wb") as f:
+            f.write(b"a\nb\xff\nc\n")
+        make({"a": "x", "c": "x", "d": "x"})
+        check(reference_rg, [], ["c", "d"])
+
+    def test_global_excludes_anchor_at_cwd(self, isolated, reference_rg, tmp_path):
+        home = tmp_path / "home"
+        (home / ".config" / "git").mkdir(parents=True)
+        (home / ".config" / "git" / "ignore").write_text("/b.txt\n*.gx\n")
+        make({".git/": None, "a.gx": "x", "b.txt": "x", "d/b.txt": "x"})
+        check(reference_rg, [], ["d/b.txt"])
+        os.chdir("d")
+        check(reference_rg, [], [], expected_status=1)
+
+    def test_core_excludesfile_from_gitconfig(self, isolated, reference_rg, tmp_path):
+        (tmp_path / "home" / ".gitconfig").write_text(f'[core]\n\texcludesFile = "~/ex"\n')
+        (tmp_path / "home" / "ex").write_text("*.gx\n")
+        make({".git/": None, "a.gx": "x", "b": "x"})
+        check(reference_rg, [], ["b"])
+
+    def test_ignore_file_flag(self, isolated, reference_rg):
+        make({"ig1": "*.log\n", "ig2": "!keep.log\n", "a.log": "x", "keep.log": "x"})
+        check(reference_rg, ["--ignore-file", "ig1", "--ignore-file", "ig2"], ["ig1", "ig2", "keep.log"])
+        ours, theirs = check(
+            reference_rg, ["--ignore-file", "missing"], ["a.log", "ig1", "ig2", "keep.log"], stderr_empty=False
+        )
+        assert ours[1] == theirs[1]
+
+
+class TestGlobs:
+    def test_last_glob_wins(self, isolated, reference_rg):
+        make({"src/c.txt": "x", "src/sub/d.txt": "x", "a.txt": "x"})
+        check(reference_rg, ["-g", "*.txt", "-g", "!src/**"], ["a.txt"])
+        # "!src/**" excludes what is inside src (pruning src/sub), not src itself.
+        check(reference_rg, ["-g", "!src/**", "-g", "*.txt"], ["a.txt", "src/c.txt"])
+
+    def test_glob_with_slash_is_anchored_at_cwd(self, isolated, reference_rg):
+        make({"src/c.txt": "x", "src/sub/d.txt": "x"})
+        check(reference_rg, ["-g", "src/*.txt"], ["src/c.txt"])
+
+    def test_iglob(self, isolated, reference_rg):
+        make({"A.TXT": "x", "b.md": "x"})
+        check(reference_rg, ["--iglob", "*.txt"], ["A.TXT"])
+        check(reference_rg, ["-g", "*.txt", "--glob-case-insensitive"], ["A.TXT"])
+
+    def test_glob_overrides_ignore_files(self, isolated, reference_rg):
+        make({".ignore": "*.txt\n", "a.txt": "x"})
+        check(reference_rg, ["-g", "*.txt"], ["a.txt"])
+
+    def test_comment_glob_is_ignored(self, isolated, reference_rg):
+        make({"a.txt": "x"})
+        check(reference_rg, ["-g", "#a.txt"], ["a.txt"])
+
+    def test_bad_glob_is_fatal(self, isolated, reference_rg):
+        make({"a.txt": "x"})
+        ours, theirs = check(reference_rg, ["-g", "[a"], [], expected_status=2, stderr_empty=False)
+        assert ours[1] == theirs[1] == b"rg: error parsing glob '[a': unclosed character class; missing ']'\n"
+
+
+class TestFlags:
+    def test_unknown_flag(self, isolated, reference_rg):
+        ours, theirs = check(reference_rg, ["--frobnicate"], [], expected_status=2, stderr_empty=False)
+        assert ours[1] == theirs[1] == b"rg: unrecognized flag --frobnicate\n"
+
+    def test_null_separator(self, isolated, reference_rg):
+        make({"a": "x", "b": "x"})
+        argv = ["--files", "--sort", "path", "--null"]
+        assert run_shellfree(argv)[0] == run_rg(reference_rg, argv)[0] == b"a\0b\0"
+
+    def test_sort_modified(self, isolated, reference_rg):
+        make({"old": "x", "new": "x"})
+        os.utime("old", (1_000_000, 1_000_000))
+        os.utime("new", (2_000_000, 2_000_000))
+        for args in (["--sort", "modified"], ["--sortr", "modified"], ["--sortr", "path"]):
+            argv = ["--files", *args]
+            assert run_shellfree(argv)[0] == run_rg(reference_rg, argv)[0], args
