@@ -7,6 +7,8 @@ rg-semantics.md §1.5–§1.6 (verified there against the binary) and globset's 
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from shellfree.search.errors import GlobError
 from shellfree.search.glob import glob_to_regex, parse_glob
@@ -75,3 +77,24 @@ class TestSemantics:
     )
     def test_match(self, glob, path, expected):
         assert matches(glob, path) is expected, (glob, path)
+
+
+class TestPlainFastPath:
+    """parse_glob skips the parser for plain globs; it must give the parser's exact tokens."""
+
+    @given(
+        st.sampled_from(["", "**/", "**/*"]),
+        st.text(alphabet="ab/.,-*?[]{}\\é !#", max_size=8),
+    )
+    def test_same_tokens_as_the_parser(self, head, rest):
+        from shellfree.search.glob import _Parser
+
+        glob = head + rest
+        try:
+            expected = _Parser(glob, False).parse()
+        except GlobError as err:
+            with pytest.raises(GlobError) as info:
+                parse_glob(glob)
+            assert str(info.value) == str(err)
+        else:
+            assert parse_glob(glob) == expected

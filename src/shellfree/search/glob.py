@@ -215,7 +215,20 @@ def parse_glob(glob: str, *, allow_unclosed_class: bool = False) -> GlobTokens:
     Raises :class:`GlobError` with rg's message for an unclosed class (unless
     *allow_unclosed_class*), an inverted range, unbalanced braces or a dangling backslash.
     """
+    # Most ignore rules are plain names, often behind "**/" or "**/*": skip the
+    # character-by-character parser for them.
+    head: tuple[Token, ...] = ()
+    rest = glob
+    if rest.startswith("**/"):
+        head, rest = ((RECURSIVE_PREFIX, None),), rest[3:]
+        if rest.startswith("*") and not rest.startswith("**"):
+            head, rest = head + ((STAR, None),), rest[1:]
+    if rest and _PLAIN.fullmatch(rest):
+        return GlobTokens(glob, head + tuple((LITERAL, c) for c in rest))
     return _Parser(glob, allow_unclosed_class).parse()
+
+
+_PLAIN = re.compile(r"[^*?\[\]{}\\]*")
 
 
 def _literal(text: str) -> str:

@@ -15,6 +15,7 @@ below it, so an entry costs one pass over that short list.
 
 from __future__ import annotations
 
+import operator
 import os
 import stat
 from dataclasses import dataclass, field
@@ -85,6 +86,9 @@ def _is_hidden(name: bytes) -> bool:
     return name[:1] == b"." and name[-1:] != b"."
 
 
+# The entries whose presence changes a directory's ignore state.
+_RULE_NAMES = frozenset((b".rgignore", b".ignore", b".gitignore", b".git", b".jj"))
+
 # A check is (rules, offset, prefix): the candidate is prefix + walk_path[offset:]. An offset
 # of -1 means "strip the working directory as rg's cwd-rooted matchers do".
 _Check = tuple
@@ -126,7 +130,7 @@ class Walker:
         )
         if errors:
             raise errors[0][1]
-        self._overrides = overrides
+        self._overrides = overrides if overrides.rules else None
         self._override_whitelists = sum(1 for r in overrides.rules if not r.whitelist)
         self._startup_messages: list[WalkMessage] = []
         self._global: RuleSet | None = None
@@ -177,7 +181,7 @@ class Walker:
 
     def _skip(self, node: _Dir, path: bytes, name: bytes, is_dir: bool) -> bool:
         """rg's ``Ignore::matched`` for one walked entry: True if it must be skipped."""
-        if self._overrides:
+        if self._overrides is not None:
             verdict = self._overrides.matched(self._cwd_strip(path), is_dir)
             if verdict == IGNORE:
                 return False  # an ignore rule in override terms is a "-g GLOB": include
@@ -220,6 +224,9 @@ class Walker:
         """
         opts = self.options
         messages: list[WalkMessage] = []
+        if parent is not None and names is not None and names.isdisjoint(_RULE_NAMES):
+            # Nothing here adds rules or a repository boundary: the chains are the parent's.
+            return parent, messages
 
         def present(name: bytes) -> bool:
             if names is not None:
@@ -366,7 +373,7 @@ class Walker:
         except OSError as err:
             yield self._io_error(root, err)
             return
-        names = {name for name, _ in listing}
+        names = {entry.name for entry in listing}
         node, messages = self._child_node(parent, root, names, offset, b"")
         yield from messages
         if opts.max_depth is not None and opts.max_depth < 1:
@@ -374,11 +381,11 @@ class Walker:
         ancestors = [(st.st_dev, st.st_ino, root)] if opts.follow_links else []
         yield from self._walk_dir(root, listing, node, 1, strip_dot, ancestors)
 
-    def _list(self, directory: bytes) -> list[tuple[bytes, os.DirEntry]]:
+    def _list(self, directory: bytes) -> list[os.DirEntry]:
         with os.scandir(directory) as it:
-            listing = [(entry.name, entry) for entry in it]
+            listing = list(it)
         if self.options.sort_names:
-            listing.sort(key=lambda item: item[0])
+            listing.sort(key=_entry_name)
         return listing
 
     def _walk_dir(
@@ -394,18 +401,18 @@ class Walker:
         follow = opts.follow_links
         max_depth = opts.max_depth
         # An explicit stack keeps rg's depth-first order without recursion limits.
-        stack = [(directory, iter(listing), node, depth, ancestors)]
+        stack = [(join_path(directory, b""), iter(listing), node, depth, ancestors)]
+        skip = self._skip
         while stack:
-            directory, entries, node, depth, ancestors = stack[-1]
-            item = next(entries, None)
-            if item is None:
+            prefix, entries, node, depth, ancestors = stack[-1]
+            entry = next(entries, None)
+            if entry is None:
                 stack.pop()
                 continue
-            name, entry = item
-            path = join_path(directory, name)
+            name = entry.name
+            path = prefix + name
             try:
-                is_link = entry.is_symlink()
-                if follow and is_link:
+                if follow and entry.is_symlink():
                     target = os.stat(path)
                     is_dir = stat.S_ISDIR(target.st_mode)
                     is_file = stat.S_ISREG(target.st_mode)
@@ -415,11 +422,11 @@ class Walker:
             except OSError as err:
                 yield self._io_error(path, err)
                 continue
-            if self._skip(node, path, name, is_dir):
+            if skip(node, path, name, is_dir):
                 continue
             if not is_dir:
                 if is_file:
-                    yield Haystack(path[2:] if strip_dot and path.startswith(b"./") else path, False)
+                    yield Haystack(path[2:] if strip_dot else path, False)
                 continue
             child_ancestors = ancestors
             if follow:
@@ -451,10 +458,13 @@ class Walker:
             except OSError as err:
                 yield self._io_error(path, err)
                 continue
-            names = {n for n, _ in child_listing}
+            names = {entry.name for entry in child_listing}
             child, messages = self._child_node(node, path, names, offset, b"")
             yield from messages
-            stack.append((path, iter(child_listing), child, depth + 1, child_ancestors))
+            stack.append((path + b"/", iter(child_listing), child, depth + 1, child_ancestors))
+
+
+_entry_name = operator.attrgetter("name")
 
 
 def _own(chain: tuple) -> RuleSet | None:
