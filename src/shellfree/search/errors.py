@@ -16,7 +16,7 @@ import errno
 import os
 import sys
 
-__all__ = ["SearchError", "GlobError", "PathError", "os_error_text"]
+__all__ = ["SearchError", "GlobError", "PathError", "PatternError", "os_error_text"]
 
 
 class SearchError(Exception):
@@ -42,6 +42,18 @@ class PathError(SearchError, OSError):
         super().__init__(message)
         self.message = message
         self.path = path
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class PatternError(SearchError, ValueError):
+    """A pattern rg would reject; ``str`` is rg's (possibly multi-line) message after ``rg: ``."""
+
+    def __init__(self, message: str, pattern: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.pattern = pattern
 
     def __str__(self) -> str:
         return self.message

@@ -1,0 +1,194 @@
+"""Turn rg's pattern arguments into one compiled matcher with ripgrep 15.1's semantics, or its error.
+
+Entry point: :func:`compile_patterns` (patterns + :class:`PatternOptions` -> :class:`CompiledPattern`,
+or :class:`~shellfree.search.errors.PatternError` whose ``str`` is exactly what rg prints after
+``rg: ``). Parsing is :mod:`~shellfree.search.regex_syntax`, meaning and emission are
+:mod:`~shellfree.search.regex_translate`; this module assembles the joined pattern the way rg does
+(``(?:P1)|(?:P2)|…``, duplicates dropped, ``-F`` escaping), decides smart case and formats errors.
+
+How the searcher must run :attr:`CompiledPattern.regex` (the contract the semantics rely on):
+
+* Text is file bytes decoded as UTF-8 with ``errors="surrogateescape"``; invalid bytes arrive as
+  U+DC80..U+DCFF and no class, ``.`` or negation ever matches them (as in rg).
+* Line mode (``can_match_newline`` false, no ``-U``): run the regex on each line **without** its
+  ``\\n`` (keep a ``\\r``: ``$`` never matches before it, except with ``crlf=True``).
+* Multiline mode (``-U``): run it on the whole text; ``\\A``/``\\z`` are text start/end.
+* Iterate matches like rg/Rust: after a match ending at ``e``, search again from ``e``; an *empty*
+  match at ``e`` right after a previous match is skipped (see :meth:`CompiledPattern.finditer`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Optional, Sequence
+
+import regex
+
+from shellfree.search import regex_syntax as S
+from shellfree.search import regex_translate as T
+from shellfree.search.errors import PatternError
+
+__all__ = ["PatternOptions", "CompiledPattern", "compile_patterns", "PatternError"]
+
+_PCRE2_HINT = ("\n\nConsider enabling PCRE2 with the --pcre2 flag, which can handle backreferences"
+               "\nand look-around.")
+_RULE = "~" * 79
+
+
+@dataclass(frozen=True, slots=True)
+class PatternOptions:
+    """The pattern-related rg flags, already resolved by the CLI (last of -s/-i/-S wins, etc.)."""
+
+    fixed_strings: bool = False          # -F
+    case: str = "sensitive"              # "sensitive" | "insensitive" | "smart"  (-s / -i / -S)
+    word: bool = False                   # -w: half word boundaries, not \b…\b
+    line: bool = False                   # -x
+    multiline: bool = False              # -U
+    dotall: bool = False                 # --multiline-dotall
+    crlf: bool = False                   # --crlf
+    binary_detection: bool = True        # False under -a/--text: NUL-only patterns are then allowed
+    unicode: bool = True                 # False under --no-unicode
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledPattern:
+    """A compiled rg pattern set; see the module docstring for how to run :attr:`regex`.
+
+    ``required_literals`` is None in case-insensitive mode (and whenever unknown); otherwise every
+    match contains at least one of the (case-sensitive) strings, so a prefilter may skip text that
+    contains none of them.
+    """
+
+    regex: "regex.Pattern[str]"
+    source: str
+    can_match_newline: bool
+    case_insensitive: bool
+    matches_nothing: bool
+    required_literals: Optional[tuple] = field(default=None)
+
+    def finditer(self, text: str, pos: int = 0, endpos: Optional[int] = None,
+                 timeout: Optional[float] = None) -> Iterator["regex.Match[str]"]:
+        """Matches in ``text`` in rg's order, skipping an empty match adjacent to the previous one.
+
+        rg: ``-on ''`` on ``ab`` prints 3 empty matches and ``-o 'a*'`` on ``baa`` prints ``aa``
+        only (no empty match at the end, unlike Python's ``finditer``).
+        """
+        if self.matches_nothing:
+            return
+        end = len(text) if endpos is None else endpos
+        last_end = None
+        while pos <= end:
+            m = self.regex.search(text, pos, end, timeout=timeout)
+            if m is None:
+                return
+            s, e = m.span()
+            if s == e:
+                pos = e + 1   # rg: step past an empty match (one character)
+                if e == last_end:
+                    continue   # rg: an empty match right after a match is not reported
+            else:
+                pos = e
+            last_end = e
+            yield m
+
+
+def _escape(pattern: str) -> str:
+    # rg -F: regex-syntax's escape() backslashes every meta character, # & - ~ included.
+    return "".join("\\" + c if c in S._META else c for c in pattern)
+
+
+def _dedupe(patterns: Sequence[str]) -> list:
+    seen, out = set(), []
+    for p in patterns:
+        if p not in seen:
+            seen.add(p)
+            out.append(p)
+    return out
+
+
+def _format(pattern: str, message: str, spans: Sequence[S.Span]) -> str:
+    """rg's "regex parse error" block: the wrapped pattern, carets under each span, the message."""
+    lines = pattern.split("\n")
+    starts, offset = [], 0
+    for ln in lines:
+        starts.append(offset)
+        offset += len(ln) + 1
+
+    def carets(line_no: int) -> str:
+        lo, hi = starts[line_no], starts[line_no] + len(lines[line_no])
+        out, col = [], 0
+        for sp in sorted(spans, key=lambda s: s.start):
+            if not (lo <= sp.start <= hi) or (sp.start == hi and line_no + 1 < len(lines)
+                                               and sp.start != sp.end and False):
+                continue
+            start_col = sp.start - lo
+            width = max(1, min(sp.end, hi) - sp.start)
+            out.append(" " * (start_col - col) + "^" * width)
+            col = start_col + width
+        return "".join(out)
+
+    if len(lines) == 1:
+        return f"regex parse error:\n    {pattern}\n    {carets(0)}\nerror: {message}"
+    width = len(str(len(lines)))
+    body = [_RULE]
+    for i, ln in enumerate(lines):
+        body.append(f"{i + 1:>{width}}: {ln}")
+        c = carets(i)
+        if c:
+            body.append(" " * (width + 2) + c)
+    body.append(_RULE)
+    return "regex parse error:\n" + "\n".join(body) + f"\nerror: {message}"
+
+
+def _parse_error(joined: str, err: S.RegexSyntaxError) -> PatternError:
+    spans = [err.span] + ([err.aux] if err.aux is not None else [])
+    text = _format(joined, err.message, spans)
+    if err.message in ("backreferences are not supported",
+                       "look-around, including look-ahead and look-behind, is not supported"):
+        text += _PCRE2_HINT
+    return PatternError(text, joined)
+
+
+def compile_patterns(patterns: Sequence[str], options: PatternOptions) -> CompiledPattern:
+    """Compile rg's patterns (``-e``/``-f``/positional) under ``options``.
+
+    *patterns* (sequence of str) are the patterns as given; duplicates are dropped and an empty
+    sequence gives a pattern that never matches. Returns a :class:`CompiledPattern`. Raises
+    :class:`PatternError` with rg's exact message (parse errors, ``\\n``/NUL literals, …).
+    """
+    if options.case not in ("sensitive", "insensitive", "smart"):
+        raise ValueError(f"case must be sensitive, insensitive or smart, not {options.case!r}")
+    pats = _dedupe(patterns)
+    if not pats:
+        never = regex.compile(r"[^\x00-\U0010ffff]", regex.V1)
+        return CompiledPattern(never, never.pattern, False, options.case == "insensitive", True,
+                               None)
+    if options.fixed_strings:
+        pats = [_escape(p) for p in pats]
+    # rg: patterns are joined textually, so flags cannot leak and ")(" is accepted.
+    joined = "|".join(f"(?:{p})" for p in pats)
+    try:
+        ast = S.parse(joined)
+    except S.RegexSyntaxError as err:
+        raise _parse_error(joined, err) from None
+    insensitive = options.case == "insensitive"
+    if options.case == "smart":
+        any_lit, any_upper = T.analyze_case(ast)
+        insensitive = any_lit and not any_upper
+    opts = T.TranslateOptions(
+        case_insensitive=insensitive, multiline=options.multiline, dotall=options.dotall,
+        crlf=options.crlf, unicode=options.unicode, word=options.word and not options.line,
+        line=options.line, ban_nul=options.binary_detection)
+    try:
+        tr = T.translate(ast, opts)
+    except T.TranslateError as err:
+        if err.span is None:
+            raise PatternError(err.message, joined) from None
+        raise _parse_error(joined, S.RegexSyntaxError(err.message, err.span)) from None
+    try:
+        compiled = T.compile_source(tr.source)
+    except regex.error:
+        # rg: only a pattern whose compiled size explodes gets here (e.g. a{4294967295}).
+        raise PatternError("compiled regex exceeds size limit of 104857600", joined) from None
+    return CompiledPattern(compiled, tr.source, tr.can_match_newline, insensitive, False,
+                           tr.required_literals)

@@ -1,0 +1,522 @@
+"""Translate a parsed Rust-regex AST into a ``regex``-module (V1) pattern with rg 15.1's meaning.
+
+Three steps, mirroring what rg does after parsing: (1) build a small HIR with every flag resolved
+(``i m s U R u``; mid-pattern flags last until the end of the enclosing group), case folding and
+classes made exact (:mod:`shellfree.search.regex_unicode`), and regex-syntax's simplifications
+that rg's checks can observe (``[a]`` is a literal, ``a|b`` a class, ``x{0}`` nothing);
+(2) rg's checks on that HIR: the NUL ban and the line-terminator strip (``\\n`` removed from every
+class, a literal ``\\n`` an error); (3) emission as a ``regex`` V1 pattern text.
+
+Why V1: only V1 has nested sets and ``&&``/``--``, which the exact class emission needs; its other
+differences are neutralised (``(?-f)`` keeps case folding *simple*, every group is emitted as
+``(?:…)`` and every anchor explicitly, so no global flag matters).
+
+Not modelled (documented disagreements): byte-oriented matching with Unicode off — ``(?-u:.)`` and
+``--no-unicode`` classes match a whole (multi-byte) character where rg matches one byte, and a
+``(?-u)`` byte escape ``\\xE9`` matches only an invalid byte (U+DCE9), never part of a valid
+character; ``\\p{Age=…}`` (the regex module has no Age data) raises an error rg would not raise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import regex
+
+from shellfree.search import regex_syntax as S
+from shellfree.search import regex_unicode as U
+
+__all__ = ["TranslateOptions", "Translation", "TranslateError", "translate", "analyze_case"]
+
+
+class TranslateError(Exception):
+    """An rg error found after parsing: ``span`` set for errors rg prints with a caret."""
+
+    def __init__(self, message: str, span: Optional[S.Span] = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.span = span
+
+
+@dataclass(frozen=True)
+class TranslateOptions:
+    """The flags rg starts the joined pattern with, plus the -w/-x wrapping and the checks."""
+
+    case_insensitive: bool = False
+    multiline: bool = False
+    dotall: bool = False
+    crlf: bool = False
+    unicode: bool = True
+    word: bool = False
+    line: bool = False
+    ban_nul: bool = True
+
+
+@dataclass(frozen=True)
+class Translation:
+    """The emitted ``regex`` pattern text and facts about it."""
+
+    source: str
+    can_match_newline: bool
+    required_literals: Optional[tuple]
+
+
+# -- HIR ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HLit:
+    text: str
+
+
+@dataclass(frozen=True)
+class HClass:
+    cls: object
+    fold_char: Optional[str] = None   # a case-folded literal, emitted as (?i:c) when regex agrees
+    unicode: bool = True
+
+
+@dataclass(frozen=True)
+class HLook:
+    kind: str
+    unicode: bool = True
+
+
+@dataclass(frozen=True)
+class HRep:
+    min: int
+    max: Optional[int]
+    greedy: bool
+    sub: object
+
+
+@dataclass(frozen=True)
+class HCap:
+    sub: object
+
+
+@dataclass(frozen=True)
+class HConcat:
+    items: tuple
+
+
+@dataclass(frozen=True)
+class HAlt:
+    items: tuple
+
+
+HEMPTY = HConcat(())
+
+
+def _class(cls, fold_char: Optional[str] = None, unicode: bool = True):
+    # regex-syntax: a class of exactly one character is a literal (this is what makes "[\n]" an
+    # error and "[^\x01-\x{10FFFF}]" a NUL literal).
+    exact = U.materialize(cls)
+    if exact is not None:
+        if len(exact.ranges) == 1 and exact.ranges[0][0] == exact.ranges[0][1]:
+            return HLit(chr(exact.ranges[0][0]))
+        cls = exact
+    return HClass(cls, fold_char, unicode)
+
+
+def _concat(items) -> object:
+    out: list = []
+    for it in items:
+        parts = it.items if isinstance(it, HConcat) else (it,)
+        for p in parts:
+            if isinstance(p, HLit) and out and isinstance(out[-1], HLit):
+                out[-1] = HLit(out[-1].text + p.text)
+            else:
+                out.append(p)
+    return out[0] if len(out) == 1 else HConcat(tuple(out))
+
+
+def _alt(items) -> object:
+    flat: list = []
+    for it in items:
+        flat.extend(it.items if isinstance(it, HAlt) else (it,))
+    # rg: "a|\n" is accepted because an alternation of single characters becomes a class.
+    if flat and all(isinstance(i, HLit) and len(i.text) == 1 for i in flat):
+        return _class(U.chars(ord(i.text) for i in flat))
+    return HAlt(tuple(flat))
+
+
+def _rep(lo: int, hi: Optional[int], greedy: bool, sub) -> object:
+    if hi == 0:
+        return HEMPTY   # rg: x{0} is the empty regex, so "\n{0}" and "\x00{0}" are allowed.
+    if lo == 1 and hi == 1:
+        return sub
+    return HRep(lo, hi, greedy, sub)
+
+
+class _Builder:
+    """AST -> HIR with rg's flag scoping; raises :class:`TranslateError` for HIR-level errors."""
+
+    def __init__(self, opts: TranslateOptions) -> None:
+        self.flags = {"i": opts.case_insensitive, "m": True, "s": opts.dotall, "U": False,
+                      "R": opts.crlf, "u": opts.unicode, "x": False}
+
+    def apply(self, items) -> None:
+        on = True
+        for it in items:
+            if it.kind == "-":
+                on = False
+            else:
+                self.flags[it.kind] = on
+
+    def build(self, node):
+        if isinstance(node, S.Empty):
+            return HEMPTY
+        if isinstance(node, S.Literal):
+            return self.literal(node)
+        if isinstance(node, S.Dot):
+            return self.dot()
+        if isinstance(node, S.Assertion):
+            return self.assertion(node.kind)
+        if isinstance(node, (S.ClassPerl, S.ClassUnicode, S.ClassBracketed)):
+            return _class(self.cls(node), unicode=self.flags["u"])
+        if isinstance(node, S.SetFlags):
+            self.apply(node.flags)
+            return HEMPTY
+        if isinstance(node, S.Group):
+            saved = dict(self.flags)
+            self.apply(node.flags)
+            inner = self.build(node.ast)
+            self.flags = saved
+            return inner if node.kind == "noncapture" else HCap(inner)
+        if isinstance(node, S.Repetition):
+            sub = self.build(node.ast)
+            return _rep(node.min, node.max, node.greedy != self.flags["U"], sub)
+        if isinstance(node, S.Concat):
+            return _concat([self.build(a) for a in node.asts])
+        if isinstance(node, S.Alternation):
+            return _alt([self.build(a) for a in node.asts])
+        raise AssertionError(node)
+
+    def char_of(self, lit: S.Literal) -> str:
+        if not self.flags["u"] and lit.kind == "hex_x" and 0x80 <= ord(lit.c) <= 0xFF:
+            # rg: with Unicode off, \xE9 is the byte 0xE9. In text decoded with surrogateescape
+            # a lone invalid byte 0xE9 is U+DCE9 (matching it inside a valid character is not
+            # modelled).
+            return chr(0xDC00 + ord(lit.c))
+        return lit.c
+
+    def literal(self, lit: S.Literal):
+        c = self.char_of(lit)
+        if self.flags["i"] and not 0xDC80 <= ord(c) <= 0xDCFF:
+            orb = U.orbit(ord(c), self.flags["u"])
+            if len(orb) > 1:
+                return HClass(U.chars(orb), c, self.flags["u"])
+        return HLit(c)
+
+    def dot(self):
+        if self.flags["s"]:
+            cls = U.ANY
+        elif self.flags["R"]:
+            cls = U.Not(U.chars([0x0A, 0x0D]))   # rg: in CRLF mode "." excludes \r too
+        else:
+            cls = U.Not(U.chars([0x0A]))
+        if not self.flags["u"]:
+            # (?-u:.) matches any byte, invalid ones (U+DC80..U+DCFF here) included.
+            cls = U.Union((cls, U.chars([(0xDC80, 0xDCFF)])))
+        return _class(cls, unicode=self.flags["u"])
+
+    def assertion(self, kind: str):
+        u = self.flags["u"]
+        if kind == "start_line":
+            if not self.flags["m"]:
+                return HLook("start_text")
+            return HLook("start_line_crlf" if self.flags["R"] else "start_line")
+        if kind == "end_line":
+            if not self.flags["m"]:
+                return HLook("end_text")
+            return HLook("end_line_crlf" if self.flags["R"] else "end_line")
+        return HLook(kind, u)
+
+    # -- classes --------------------------------------------------------------------------
+    def cls(self, node):
+        i, u = self.flags["i"], self.flags["u"]
+        if isinstance(node, S.ClassPerl):
+            c = U.perl_class(node.kind, u)
+            return self.byte_negate(c) if node.negated else c
+        if isinstance(node, S.ClassUnicode):
+            if not u:
+                raise TranslateError("Unicode not allowed here", node.span)
+            try:
+                c = U.lookup_property(node.name, node.value)
+            except U.PropertyError as err:
+                raise TranslateError(str(err), node.span) from None
+            if i:
+                c = U.fold(c)
+            negated = node.negated != (node.op == "!=")
+            return U.Not(c) if negated else c
+        if isinstance(node, S.ClassBracketed):
+            c = self.set(node.kind)
+            if i:
+                c = U.fold(c, u)
+            return self.byte_negate(c) if node.negated else c
+        if isinstance(node, S.ClassAscii):
+            c = U.ascii_class(node.name)
+            return self.byte_negate(c) if node.negated else c
+        if isinstance(node, S.Literal):
+            return U.chars([ord(self.char_of(node))])
+        if isinstance(node, S.ClassRange):
+            lo, hi = ord(self.char_of(node.start)), ord(self.char_of(node.end))
+            return U.chars([(lo, hi)])
+        raise AssertionError(node)
+
+    def byte_negate(self, c):
+        if self.flags["u"]:
+            return U.Not(c)
+        # (?-u)[^a]: every byte but "a" -> every character but "a", invalid bytes included.
+        return U.Union((U.Not(c), U.chars([(0xDC80, 0xDCFF)])))
+
+    def set(self, node):
+        if isinstance(node, S.ClassUnion):
+            parts = [self.cls(it) for it in node.items]
+            if len(parts) == 1:
+                return parts[0]
+            return U.Union(tuple(parts)) if parts else U.EMPTY
+        lhs, rhs = self.set(node.lhs), self.set(node.rhs)
+        if self.flags["i"]:
+            lhs, rhs = U.fold(lhs, self.flags["u"]), U.fold(rhs, self.flags["u"])
+        return U.Op(node.kind, lhs, rhs)
+
+
+# -- rg's checks --------------------------------------------------------------------------------
+
+def _walk(h):
+    yield h
+    if isinstance(h, (HRep, HCap)):
+        yield from _walk(h.sub)
+    elif isinstance(h, (HConcat, HAlt)):
+        for it in h.items:
+            yield from _walk(it)
+
+
+_NUL_MSG = ('pattern contains "\\0" but it is impossible to match\n\n'
+            "Consider enabling text mode with the --text flag (or -a for short). Otherwise,\n"
+            "binary detection is enabled and matching a NUL byte is impossible.")
+
+
+def _literal_msg(name: str) -> str:
+    return (f'the literal "{name}" is not allowed in a regex\n\n'
+            "Consider enabling multiline mode with the --multiline flag (or -U for short).\n"
+            "When multiline mode is enabled, new line characters can be matched.")
+
+
+def _strip(h, cps: tuple):
+    """Remove ``cps`` from every class (rg's line-mode strip); literals were checked before."""
+    if isinstance(h, HClass):
+        if not any(U.contains(h.cls, cp) for cp in cps):
+            return h
+        return _class(U.Op("--", h.cls, U.chars(cps)), h.fold_char, h.unicode)
+    if isinstance(h, HRep):
+        return HRep(h.min, h.max, h.greedy, _strip(h.sub, cps))
+    if isinstance(h, HCap):
+        return HCap(_strip(h.sub, cps))
+    if isinstance(h, HConcat):
+        return HConcat(tuple(_strip(i, cps) for i in h.items))
+    if isinstance(h, HAlt):
+        return HAlt(tuple(_strip(i, cps) for i in h.items))
+    return h
+
+
+# -- emission -------------------------------------------------------------------------------------
+
+def _lit_text(s: str) -> str:
+    out = []
+    for c in s:
+        if c.isascii() and c.isalnum():
+            out.append(c)
+        elif 0xD800 <= ord(c) <= 0xDFFF or ord(c) < 0x20 or c == "\x7f":
+            out.append("\\x%02x" % ord(c) if ord(c) <= 0xFF else "\\u%04x" % ord(c))
+        elif c.isascii():
+            out.append("\\" + c)
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+class _Emitter:
+    def __init__(self) -> None:
+        self.word = {}
+
+    def word_class(self, unicode: bool) -> str:
+        if unicode not in self.word:
+            self.word[unicode] = U.emit(U.perl_class("w", unicode))
+        return self.word[unicode]
+
+    def look(self, h: HLook) -> str:
+        k = h.kind
+        if k == "start_line":
+            return "(?m:^)"
+        if k == "end_line":
+            return "(?m:$)"
+        if k == "start_text":
+            return "\\A"
+        if k == "end_text":
+            return "\\Z"
+        if k == "start_line_crlf":
+            # rg (?R): after \n, or after a \r not followed by \n (never between \r and \n).
+            return "(?:\\A|(?<=\\n)|(?<=\\r)(?!\\n))"
+        if k == "end_line_crlf":
+            return "(?:\\Z|(?=\\r)|(?<!\\r)(?=\\n))"
+        w = self.word_class(h.unicode)
+        if k == "word_boundary":
+            return f"(?:(?<={w})(?!{w})|(?<!{w})(?={w}))"
+        if k == "not_word_boundary":
+            return f"(?:(?<={w})(?={w})|(?<!{w})(?!{w}))"
+        if k == "word_start":
+            return f"(?<!{w})(?={w})"
+        if k == "word_end":
+            return f"(?<={w})(?!{w})"
+        if k == "word_start_half":
+            return f"(?<!{w})"
+        if k == "word_end_half":
+            return f"(?!{w})"
+        raise AssertionError(k)
+
+    def emit(self, h) -> str:
+        if isinstance(h, HLit):
+            return _lit_text(h.text)
+        if isinstance(h, HClass):
+            if h.fold_char is not None and h.unicode and U.regex_fold_agrees(ord(h.fold_char)):
+                return "(?i:" + _lit_text(h.fold_char) + ")"
+            return U.emit(h.cls)
+        if isinstance(h, HLook):
+            return self.look(h)
+        if isinstance(h, HCap):
+            return "(?:" + self.emit(h.sub) + ")"
+        if isinstance(h, HConcat):
+            return self.concat(h.items)
+        if isinstance(h, HAlt):
+            return "(?:" + "|".join(self.emit(i) for i in h.items) + ")"
+        if isinstance(h, HRep):
+            sub = self.emit(h.sub)
+            atomic = len(sub) == 1 or (len(sub) == 2 and sub[0] == "\\") or (
+                isinstance(h.sub, HClass) and sub.startswith("[") and not sub.startswith("(?"))
+            if not atomic:
+                sub = "(?:" + sub + ")"
+            if (h.min, h.max) == (0, None):
+                q = "*"
+            elif (h.min, h.max) == (1, None):
+                q = "+"
+            elif (h.min, h.max) == (0, 1):
+                q = "?"
+            elif h.max is None:
+                q = "{%d,}" % h.min
+            elif h.min == h.max:
+                q = "{%d}" % h.min
+            else:
+                q = "{%d,%d}" % (h.min, h.max)
+            return sub + q + ("" if h.greedy else "?")
+        raise AssertionError(h)
+
+    def concat(self, items) -> str:
+        out, run = [], []
+        for it in items:
+            if isinstance(it, HClass) and it.fold_char is not None and it.unicode and \
+                    U.regex_fold_agrees(ord(it.fold_char)):
+                run.append(it.fold_char)
+                continue
+            if isinstance(it, HLit) and run:
+                run.append(it.text)   # case-less characters can share the (?i:…) run
+                continue
+            if run:
+                out.append("(?i:" + _lit_text("".join(run)) + ")")
+                run = []
+            out.append(self.emit(it))
+        if run:
+            out.append("(?i:" + _lit_text("".join(run)) + ")")
+        return "".join(out)
+
+
+def _required(h) -> Optional[frozenset]:
+    """Literals of which one must occur in every match (sound; None when unknown)."""
+    if isinstance(h, HLit):
+        return frozenset((h.text,))
+    if isinstance(h, HCap):
+        return _required(h.sub)
+    if isinstance(h, HRep):
+        return _required(h.sub) if h.min >= 1 else None
+    if isinstance(h, HConcat):
+        best = None
+        for it in h.items:
+            r = _required(it)
+            if r is not None and (best is None or min(map(len, r)) > min(map(len, best))):
+                best = r
+        return best
+    if isinstance(h, HAlt):
+        out: set = set()
+        for it in h.items:
+            r = _required(it)
+            if r is None:
+                return None
+            out |= r
+        return frozenset(out)
+    return None
+
+
+def _can_match(h, cp: int) -> bool:
+    for node in _walk(h):
+        if isinstance(node, HLit) and chr(cp) in node.text:
+            return True
+        if isinstance(node, HClass) and U.contains(node.cls, cp):
+            return True
+    return False
+
+
+def translate(ast, opts: TranslateOptions) -> Translation:
+    """Resolve, check and emit ``ast`` (the parsed joined pattern) under ``opts``."""
+    hir = _Builder(opts).build(ast)
+    if opts.ban_nul and any(isinstance(n, HLit) and "\x00" in n.text for n in _walk(hir)):
+        raise TranslateError(_NUL_MSG)
+    if not opts.multiline:
+        terminators = ("\r", "\n") if opts.crlf else ("\n",)
+        for t in terminators:
+            if any(isinstance(n, HLit) and t in n.text for n in _walk(hir)):
+                raise TranslateError(_literal_msg("\\r" if t == "\r" else "\\n"))
+        hir = _strip(hir, tuple(ord(t) for t in terminators))
+    if opts.line:
+        start, end = ("start_line_crlf", "end_line_crlf") if opts.crlf else ("start_line", "end_line")
+        hir = HConcat((HLook(start), hir, HLook(end)))
+    elif opts.word:
+        hir = HConcat((HLook("word_start_half", opts.unicode), hir,
+                       HLook("word_end_half", opts.unicode)))
+    source = "(?-f)" + _Emitter().emit(hir)
+    required = None
+    if not opts.case_insensitive:
+        req = _required(hir)
+        if req and all(req):
+            required = tuple(sorted(req))
+    return Translation(source, opts.multiline and _can_match(hir, 0x0A), required)
+
+
+def analyze_case(ast) -> tuple:
+    """rg's smart-case facts: (any literal character, any uppercase literal character)."""
+    any_lit = any_upper = False
+    stack = [ast]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, S.Literal):
+            any_lit = True
+            any_upper = any_upper or U.is_uppercase(n.c)
+        elif isinstance(n, S.ClassRange):
+            stack.extend((n.start, n.end))
+        elif isinstance(n, (S.Group, S.Repetition)):
+            stack.append(n.ast)
+        elif isinstance(n, (S.Concat, S.Alternation)):
+            stack.extend(n.asts)
+        elif isinstance(n, S.ClassBracketed):
+            stack.append(n.kind)
+        elif isinstance(n, S.ClassUnion):
+            stack.extend(n.items)
+        elif isinstance(n, S.ClassBinaryOp):
+            stack.extend((n.lhs, n.rhs))
+    return any_lit, any_upper
+
+
+def compile_source(source: str) -> "regex.Pattern[str]":
+    """Compile emitted text with the flags the emitter assumes."""
+    return regex.compile(source, regex.V1)
