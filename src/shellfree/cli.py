@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
 
         stdout = sys.stdout.buffer
         try:
-            status = run(_argv_bytes(rest), stdout, sys.stderr.buffer)
+            status = run(_argv_bytes(rest), stdout, sys.stderr.buffer, sys.stdin.buffer)
             stdout.flush()
         except BrokenPipeError:
             # rg stops silently when the reader goes away.

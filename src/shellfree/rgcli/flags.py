@@ -50,6 +50,35 @@ class RgArgs:
     path_separator: bytes | None = None
     version: bool = False
     help: bool = False
+    # Matching.
+    fixed_strings: bool = False
+    case: str = "sensitive"  # -s / -i / -S: the last one wins
+    boundary: str | None = None  # "word" (-w) or "line" (-x): the last one wins
+    multiline: bool = False
+    multiline_dotall: bool = False
+    crlf: bool = False
+    no_unicode: bool = False
+    invert: bool = False
+    max_count: int | None = None
+    text: bool = False  # -a
+    binary: bool = False  # --binary
+    mmap: bool | None = None  # --mmap / --no-mmap; None = rg's automatic choice
+    # Output.
+    mode: str = "standard"  # standard | count | count_matches | files_with_matches |
+    #                          files_without_match | json
+    only_matching: bool = False
+    line_number: bool | None = None  # -n / -N; None = off when piped
+    with_filename: bool | None = None  # -H / -I; None = rg's rule
+    heading: bool | None = None
+    column: bool = False
+    byte_offset: bool = False
+    before_context: int | None = None
+    after_context: int | None = None
+    context: int | None = None
+    context_separator: bytes | None = b"--"
+    max_columns: int | None = None
+    max_columns_preview: bool = False
+    include_zero: bool = False
 
 
 _SORT_CHOICES = ("path", "modified", "accessed", "created", "none")
@@ -90,6 +119,15 @@ def _sort(a: RgArgs, flag: str, value: str, reverse: bool) -> None:
         raise UsageError(f"error parsing flag {flag}: choice '{value}' is unrecognized")
     a.sort = None if value == "none" else value
     a.sort_reverse = reverse
+
+
+def _mode(a: RgArgs, mode: str) -> None:
+    # rg: output modes override each other; the last flag wins.
+    a.mode = mode
+
+
+def _nonneg(flag: str, value: bytes) -> int:
+    return _number(flag, _text(value))
 
 
 # Switches: name -> setter. Values: name -> (setter taking the value as bytes).
@@ -139,6 +177,67 @@ _SWITCHES: dict[str, _Switch] = {
     "-V": lambda a: setattr(a, "version", True),
     "--help": lambda a: setattr(a, "help", True),
     "-h": lambda a: setattr(a, "help", True),
+    "--fixed-strings": lambda a: setattr(a, "fixed_strings", True),
+    "-F": lambda a: setattr(a, "fixed_strings", True),
+    "--no-fixed-strings": lambda a: setattr(a, "fixed_strings", False),
+    "--ignore-case": lambda a: setattr(a, "case", "insensitive"),
+    "-i": lambda a: setattr(a, "case", "insensitive"),
+    "--case-sensitive": lambda a: setattr(a, "case", "sensitive"),
+    "-s": lambda a: setattr(a, "case", "sensitive"),
+    "--smart-case": lambda a: setattr(a, "case", "smart"),
+    "-S": lambda a: setattr(a, "case", "smart"),
+    "--word-regexp": lambda a: setattr(a, "boundary", "word"),
+    "-w": lambda a: setattr(a, "boundary", "word"),
+    "--line-regexp": lambda a: setattr(a, "boundary", "line"),
+    "-x": lambda a: setattr(a, "boundary", "line"),
+    "--multiline": lambda a: setattr(a, "multiline", True),
+    "-U": lambda a: setattr(a, "multiline", True),
+    "--no-multiline": lambda a: setattr(a, "multiline", False),
+    "--multiline-dotall": lambda a: setattr(a, "multiline_dotall", True),
+    "--no-multiline-dotall": lambda a: setattr(a, "multiline_dotall", False),
+    "--crlf": lambda a: setattr(a, "crlf", True),
+    "--no-crlf": lambda a: setattr(a, "crlf", False),
+    "--no-unicode": lambda a: setattr(a, "no_unicode", True),
+    "--unicode": lambda a: setattr(a, "no_unicode", False),
+    "--invert-match": lambda a: setattr(a, "invert", True),
+    "-v": lambda a: setattr(a, "invert", True),
+    "--text": lambda a: setattr(a, "text", True),
+    "-a": lambda a: setattr(a, "text", True),
+    "--no-text": lambda a: setattr(a, "text", False),
+    "--binary": lambda a: setattr(a, "binary", True),
+    "--no-binary": lambda a: setattr(a, "binary", False),
+    "--mmap": lambda a: setattr(a, "mmap", True),
+    "--no-mmap": lambda a: setattr(a, "mmap", False),
+    "--count": lambda a: _mode(a, "count"),
+    "-c": lambda a: _mode(a, "count"),
+    "--count-matches": lambda a: _mode(a, "count_matches"),
+    "--files-with-matches": lambda a: _mode(a, "files_with_matches"),
+    "-l": lambda a: _mode(a, "files_with_matches"),
+    "--files-without-match": lambda a: _mode(a, "files_without_match"),
+    "--json": lambda a: _mode(a, "json"),
+    "--no-json": lambda a: _mode(a, "standard") if a.mode == "json" else None,
+    "--only-matching": lambda a: setattr(a, "only_matching", True),
+    "-o": lambda a: setattr(a, "only_matching", True),
+    "--line-number": lambda a: setattr(a, "line_number", True),
+    "-n": lambda a: setattr(a, "line_number", True),
+    "--no-line-number": lambda a: setattr(a, "line_number", False),
+    "-N": lambda a: setattr(a, "line_number", False),
+    "--with-filename": lambda a: setattr(a, "with_filename", True),
+    "-H": lambda a: setattr(a, "with_filename", True),
+    "--no-filename": lambda a: setattr(a, "with_filename", False),
+    "-I": lambda a: setattr(a, "with_filename", False),
+    "--heading": lambda a: setattr(a, "heading", True),
+    "--no-heading": lambda a: setattr(a, "heading", False),
+    "--column": lambda a: setattr(a, "column", True),
+    "--no-column": lambda a: setattr(a, "column", False),
+    "--byte-offset": lambda a: setattr(a, "byte_offset", True),
+    "-b": lambda a: setattr(a, "byte_offset", True),
+    "--no-byte-offset": lambda a: setattr(a, "byte_offset", False),
+    "--no-context-separator": lambda a: setattr(a, "context_separator", None),
+    "--max-columns-preview": lambda a: setattr(a, "max_columns_preview", True),
+    "--no-max-columns-preview": lambda a: setattr(a, "max_columns_preview", False),
+    "--include-zero": lambda a: setattr(a, "include_zero", True),
+    "--no-include-zero": lambda a: setattr(a, "include_zero", False),
 }
 
 _VALUES: dict[str, _Value] = {
@@ -158,10 +257,53 @@ _VALUES: dict[str, _Value] = {
     "--file": lambda a, f, v: a.pattern_files.append(v),
     "-f": lambda a, f, v: a.pattern_files.append(v),
     "--path-separator": lambda a, f, v: setattr(a, "path_separator", v),
+    "--max-count": lambda a, f, v: setattr(a, "max_count", _nonneg(f, v)),
+    "-m": lambda a, f, v: setattr(a, "max_count", _nonneg(f, v)),
+    "--after-context": lambda a, f, v: setattr(a, "after_context", _nonneg(f, v)),
+    "-A": lambda a, f, v: setattr(a, "after_context", _nonneg(f, v)),
+    "--before-context": lambda a, f, v: setattr(a, "before_context", _nonneg(f, v)),
+    "-B": lambda a, f, v: setattr(a, "before_context", _nonneg(f, v)),
+    "--context": lambda a, f, v: setattr(a, "context", _nonneg(f, v)),
+    "-C": lambda a, f, v: setattr(a, "context", _nonneg(f, v)),
+    "--context-separator": lambda a, f, v: setattr(a, "context_separator", _unescape(v)),
+    "--max-columns": lambda a, f, v: setattr(a, "max_columns", _nonneg(f, v) or None),
+    "-M": lambda a, f, v: setattr(a, "max_columns", _nonneg(f, v) or None),
 }
 
+
+def _unescape(value: bytes) -> bytes:
+    # rg unescapes \n, \t, \xNN, \\ in separators.
+    out = bytearray()
+    i = 0
+    while i < len(value):
+        c = value[i : i + 1]
+        if c == b"\\" and i + 1 < len(value):
+            nxt = value[i + 1 : i + 2]
+            simple = {b"n": b"\n", b"t": b"\t", b"r": b"\r", b"0": b"\0", b"\\": b"\\"}
+            if nxt in simple:
+                out += simple[nxt]
+                i += 2
+                continue
+            if nxt == b"x" and i + 3 < len(value) + 0:
+                try:
+                    out.append(int(value[i + 2 : i + 4], 16))
+                    i += 4
+                    continue
+                except ValueError:
+                    pass
+        out += c
+        i += 1
+    return bytes(out)
+
 # The canonical long name of each short flag, for rg's error messages.
-_LONG_OF_SHORT = {"-d": "--max-depth", "-j": "-j"}
+_LONG_OF_SHORT = {
+    "-d": "--max-depth",
+    "-m": "--max-count",
+    "-A": "--after-context",
+    "-B": "--before-context",
+    "-C": "--context",
+    "-M": "--max-columns",
+}
 
 
 def parse_args(argv: list[bytes]) -> RgArgs:

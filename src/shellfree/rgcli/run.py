@@ -18,11 +18,6 @@ from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
 
 __all__ = ["run"]
 
-_NOTHING_SEARCHED = (
-    "No files were searched, which means ripgrep probably applied a filter you didn't expect.\n"
-    "Running with --debug will show why files are being skipped."
-)
-
 
 class _Output:
     """stdout/stderr with rg's message rules and the error flag that decides exit status 2."""
@@ -137,8 +132,12 @@ def _haystacks(events: Iterable, out: _Output) -> Iterable[Haystack]:
             yield event
 
 
-def run(argv: list[bytes], stdout: BinaryIO, stderr: BinaryIO) -> int:
-    """Run ``rg`` with *argv* (bytes, without the program name); returns the exit status."""
+def run(
+    argv: list[bytes], stdout: BinaryIO, stderr: BinaryIO, stdin: BinaryIO | None = None
+) -> int:
+    """Run ``rg`` with *argv* (bytes, without the program name); returns the exit status.
+
+    *stdin* is read when rg would search standard input (``-`` or a piped stdin)."""
     try:
         args = parse_args(argv)
     except UsageError as err:
@@ -157,5 +156,6 @@ def run(argv: list[bytes], stdout: BinaryIO, stderr: BinaryIO) -> int:
     out = _Output(stdout, stderr, quiet_messages=args.no_messages)
     if args.files:
         return _run_files(args, out)
-    out.message("content search is not implemented yet; only --files is", error=True)
-    return 2
+    from shellfree.rgcli.search import run_search
+
+    return run_search(args, out, walk_options, stdin)

@@ -357,6 +357,9 @@ class Walker:
 
     def _walk_root(self, root: bytes, strip_dot: bool) -> Iterator[WalkEvent]:
         opts = self.options
+        if root == b"-":
+            yield Haystack(root, explicit=True)  # standard input
+            return
         try:
             st = os.stat(root)  # a root is always followed, even a symlink
         except OSError as err:

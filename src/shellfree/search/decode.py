@@ -1,0 +1,39 @@
+"""Turn a file's bytes into the stream ripgrep searches, and that stream into text.
+
+rg's default encoding handling is "auto" (rg-semantics §2.2): a UTF-8 BOM is stripped, a
+UTF-16 LE/BE BOM makes the whole file be transcoded to UTF-8, and everything else is searched
+as raw bytes. Offsets and printed lines refer to that stream, so the stream is what this
+module returns. The matcher runs on text decoded with ``surrogateescape``: valid UTF-8 becomes
+characters and every invalid byte becomes one escape surrogate (U+DC80–U+DCFF), which encodes
+back to exactly the original byte.
+"""
+
+from __future__ import annotations
+
+__all__ = ["search_stream", "to_text", "to_bytes"]
+
+_UTF8_BOM = b"\xef\xbb\xbf"
+_UTF16LE_BOM = b"\xff\xfe"
+_UTF16BE_BOM = b"\xfe\xff"
+
+
+def search_stream(data: bytes) -> bytes:
+    """The bytes rg searches for a file whose content is *data*."""
+    if data[:3] == _UTF8_BOM:
+        return data[3:]
+    if data[:2] == _UTF16LE_BOM:
+        # rg: an invalid UTF-16 unit becomes U+FFFD, as "replace" does.
+        return data[2:].decode("utf-16-le", "replace").encode("utf-8")
+    if data[:2] == _UTF16BE_BOM:
+        return data[2:].decode("utf-16-be", "replace").encode("utf-8")
+    return data
+
+
+def to_text(stream: bytes) -> str:
+    """Decode a search stream losslessly (invalid bytes become escape surrogates)."""
+    return stream.decode("utf-8", "surrogateescape")
+
+
+def to_bytes(text: str) -> bytes:
+    """The exact bytes a piece of :func:`to_text` output came from."""
+    return text.encode("utf-8", "surrogateescape")

@@ -1,0 +1,168 @@
+"""Format search results exactly as ripgrep 15.1 prints them on piped output.
+
+:class:`StandardPrinter` writes matching and context lines (rg's "standard" printer) and
+:class:`SummaryPrinter` the per-file summaries (``-c``, ``--count-matches``, ``-l``,
+``--files-without-match``). Both take one :class:`~shellfree.search.searcher.FileResult` at a
+time and return the bytes to write; neither searches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shellfree.search.searcher import FileResult, Line
+
+__all__ = ["PrintOptions", "StandardPrinter", "SummaryPrinter"]
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """Output flags, after rg's defaults for piped output have been applied."""
+
+    with_filename: bool = False
+    heading: bool = False
+    line_number: bool = False
+    column: bool = False
+    byte_offset: bool = False
+    only_matching: bool = False
+    max_columns: int | None = None
+    max_columns_preview: bool = False
+    null: bool = False
+    context: bool = False  # any -A/-B/-C: "--" between groups and between files
+    context_separator: bytes | None = b"--"
+    path_separator: bytes | None = None
+    include_zero: bool = False
+
+
+def _display_path(path: bytes, options: PrintOptions) -> bytes:
+    if options.path_separator is not None:
+        return path.replace(b"/", options.path_separator)
+    return path
+
+
+def _graphemes(text: str) -> list[str]:
+    import regex  # loaded only when a preview is asked for
+
+    return regex.findall(r"\X", text)
+
+
+class StandardPrinter:
+    """rg's standard printer; ``print_file`` returns a file's output (b"" if none)."""
+
+    def __init__(self, options: PrintOptions) -> None:
+        self.options = options
+        # rg prints per-match details in "-M" messages when it tracks match positions,
+        # which it does on piped output only for --column (and -o, handled per match).
+        self._per_match = options.column
+
+    def print_file(self, path: bytes, result: FileResult) -> bytes:
+        opts = self.options
+        out: list[bytes] = []
+        shown_path = _display_path(path, opts) if (opts.with_filename or opts.heading) else None
+        if shown_path is not None and opts.heading and result.lines:
+            out.append(shown_path + b"\n")
+        prefix_path = shown_path if (shown_path is not None and not opts.heading) else None
+        binary_notice = False
+        printed_match = False
+        for line in result.lines:
+            if line is None:
+                if opts.context_separator is not None:
+                    out.append(opts.context_separator + b"\n")
+                continue
+            if (
+                line.kind == "match"
+                and result.binary_after is not None
+                and line.offset >= result.binary_after
+            ):
+                binary_notice = True
+                break
+            if line.kind == "match":
+                printed_match = True
+            if opts.only_matching and line.kind == "match":
+                self._only_matching(out, prefix_path, line)
+            else:
+                self._line(out, prefix_path, line)
+        if result.binary_offset is not None and (binary_notice or (printed_match and (result.binary_after is not None or result.binary_quit))):
+            lead = (_display_path(path, opts) + b": ") if opts.with_filename else b""
+            if result.binary_quit:
+                text = b"WARNING: stopped searching binary file after match"
+            else:
+                text = b"binary file matches"
+            out.append(lead + text + b' (found "\\0" byte around offset %d)\n' % result.binary_offset)
+        return b"".join(out)
+
+    def _prelude(self, out: list[bytes], path: bytes | None, line: Line, column: int | None, offset: int) -> None:
+        opts = self.options
+        sep = b":" if line.kind == "match" else b"-"
+        if path is not None:
+            out.append(path + (b"\0" if opts.null else sep))
+        if opts.line_number:
+            out.append(b"%d" % line.number + sep)
+        if column is not None:
+            out.append(b"%d" % column + sep)
+        if opts.byte_offset:
+            out.append(b"%d" % offset + sep)
+
+    def _line(self, out: list[bytes], path: bytes | None, line: Line) -> None:
+        opts = self.options
+        column = None
+        if opts.column and line.kind == "match":
+            column = (line.spans[0][0] + 1) if line.spans else 1
+        self._prelude(out, path, line, column, line.offset)
+        text = line.text
+        if opts.max_columns and len(text) > opts.max_columns:
+            out.append(self._omitted(line) + b"\n")
+            return
+        out.append(text if text.endswith(b"\n") else text + b"\n")
+
+    def _omitted(self, line: Line) -> bytes:
+        opts = self.options
+        per_match = self._per_match and line.kind == "match"
+        if opts.max_columns_preview:
+            content = line.text[:-1] if line.text.endswith(b"\n") else line.text
+            graphemes = _graphemes(content.decode("utf-8", "surrogateescape"))
+            cut = "".join(graphemes[: opts.max_columns]).encode("utf-8", "surrogateescape")
+            if per_match:
+                remaining = sum(1 for s, _ in line.spans if s >= len(cut))
+                noun = b"match" if remaining == 1 else b"matches"
+                return cut + b" [... %d more %s]" % (remaining, noun)
+            return cut + b" [... omitted end of long line]"
+        if per_match:
+            return b"[Omitted long line with %d matches]" % len(line.spans)
+        if line.kind == "match":
+            return b"[Omitted long matching line]"
+        return b"[Omitted long context line]"
+
+    def _only_matching(self, out: list[bytes], path: bytes | None, line: Line) -> None:
+        opts = self.options
+        for start, end in line.spans:
+            column = start + 1 if opts.column else None
+            self._prelude(out, path, line, column, line.offset + start)
+            piece = line.text[start:end]
+            if opts.max_columns and len(piece) > opts.max_columns:
+                out.append(b"[Omitted long matching line]\n")
+            else:
+                out.append(piece + b"\n")
+
+
+class SummaryPrinter:
+    """rg's summary printer for -c, --count-matches, -l and --files-without-match."""
+
+    def __init__(self, mode: str, options: PrintOptions) -> None:
+        self.mode = mode
+        self.options = options
+
+    def print_file(self, path: bytes, result: FileResult) -> bytes:
+        opts = self.options
+        shown = _display_path(path, opts)
+        end = b"\0" if opts.null else b"\n"
+        if self.mode == "files_with_matches":
+            return shown + end if result.has_match else b""
+        if self.mode == "files_without_match":
+            return shown + end if not result.has_match else b""
+        count = result.matched_lines if self.mode == "count" else result.matches
+        if count == 0 and not opts.include_zero:
+            return b""
+        if opts.with_filename:
+            return shown + (b"\0" if opts.null else b":") + b"%d\n" % count
+        return b"%d\n" % count
