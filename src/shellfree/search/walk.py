@@ -332,13 +332,16 @@ class Walker:
             # the entry's path below the root.
             below = absolute[len(ancestor) :].lstrip(b"/")
             prefix = below + b"/"
+            # rg reads the ancestors' ignore files even under --no-ignore-parent (it walks
+            # them to find repositories) and reports their errors as errors; it just does not
+            # apply their rules.
+            child, child_messages = self._child_node(None, ancestor, None, offset, prefix)
+            messages.extend(WalkMessage(m.text, True) for m in child_messages)
             custom = dot = gitignore = exclude = None
             if opts.ignore_parent:
-                child, child_messages = self._child_node(None, ancestor, None, offset, prefix)
                 custom, dot, gitignore, exclude = (
                     _own(child.custom), _own(child.dot), _own(child.git), _own(child.exclude)
                 )
-                messages.extend(WalkMessage(m.text, True) for m in child_messages)
             has_git = opts.require_git and opts.ignore_vcs and (
                 os.path.exists(join_path(ancestor, b".git"))
                 or os.path.exists(join_path(ancestor, b".jj"))
@@ -414,6 +417,7 @@ class Walker:
                 continue
             name = entry.name
             path = prefix + name
+            target = None
             try:
                 if follow and entry.is_symlink():
                     target = os.stat(path)
@@ -425,21 +429,13 @@ class Walker:
             except OSError as err:
                 yield self._io_error(path, err)
                 continue
-            if skip(node, path, name, is_dir):
-                continue
-            if not is_dir:
-                if is_file:
-                    yield Haystack(path[2:] if strip_dot else path, False)
-                continue
-            child_ancestors = ancestors
-            if follow:
-                try:
-                    dst = os.stat(path)
-                except OSError as err:
-                    yield self._io_error(path, err)
-                    continue
+            if target is not None and is_dir:
+                # rg (walkdir): a followed link to a directory that is one of the current
+                # directory's ancestors is a loop. This is checked for links only, and before
+                # any filter, so even an ignored link reports it.
                 loop = next(
-                    (a for a in ancestors if a[0] == dst.st_dev and a[1] == dst.st_ino), None
+                    (a for a in ancestors if a[0] == target.st_dev and a[1] == target.st_ino),
+                    None,
                 )
                 if loop is not None:
                     yield WalkMessage(
@@ -448,7 +444,21 @@ class Walker:
                         True,
                     )
                     continue
-                child_ancestors = ancestors + [(dst.st_dev, dst.st_ino, path)]
+            if skip(node, path, name, is_dir):
+                continue
+            if not is_dir:
+                if is_file:
+                    yield Haystack(path[2:] if strip_dot else path, False)
+                continue
+            child_ancestors = ancestors
+            if follow:
+                if target is None:
+                    try:
+                        target = entry.stat(follow_symlinks=False)
+                    except OSError as err:
+                        yield self._io_error(path, err)
+                        continue
+                child_ancestors = ancestors + [(target.st_dev, target.st_ino, path)]
             offset = len(path) + 1
             if max_depth is not None and depth >= max_depth:
                 # rg still reads the ignore files of a directory it will not descend into
