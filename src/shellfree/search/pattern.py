@@ -10,11 +10,12 @@ How the searcher must run :attr:`CompiledPattern.regex` (the contract the semant
 
 * Text is file bytes decoded as UTF-8 with ``errors="surrogateescape"``; invalid bytes arrive as
   U+DC80..U+DCFF and no class, ``.`` or negation ever matches them (as in rg).
-* Line mode (``can_match_newline`` false, no ``-U``): run the regex on each line **without** its
-  ``\\n`` (keep a ``\\r``: ``$`` never matches before it, except with ``crlf=True``).
+* Line mode (no ``-U``): run the regex on each line **without** its ``\\n``, keeping a ``\\r``:
+  ``$`` never matches before it, and with ``crlf=True`` the anchors treat ``\\r\\n`` (and a lone
+  ``\\r``) as a line end while classes never match ``\\r``, as rg's ``--crlf`` does.
 * Multiline mode (``-U``): run it on the whole text; ``\\A``/``\\z`` are text start/end.
-* Iterate matches like rg/Rust: after a match ending at ``e``, search again from ``e``; an *empty*
-  match at ``e`` right after a previous match is skipped (see :meth:`CompiledPattern.finditer`).
+* Iterate matches with :meth:`CompiledPattern.iter_spans`, which reproduces rg's byte-wise
+  iteration (empty matches next to a match skipped, empty matches inside multi-byte characters).
 """
 
 from __future__ import annotations
@@ -65,31 +66,49 @@ class CompiledPattern:
     case_insensitive: bool
     matches_nothing: bool
     required_literals: Optional[tuple] = field(default=None)
+    empty_inside_chars: bool = False   # see iter_spans: matches empty with no assertion involved
 
-    def finditer(self, text: str, pos: int = 0, endpos: Optional[int] = None,
-                 timeout: Optional[float] = None) -> Iterator["regex.Match[str]"]:
-        """Matches in ``text`` in rg's order, skipping an empty match adjacent to the previous one.
+    def iter_spans(self, text: str, pos: int = 0, endpos: Optional[int] = None,
+                   timeout: Optional[float] = None) -> Iterator[tuple]:
+        """``(start, end)`` character spans of the matches in ``text``, in rg's order and number.
 
-        rg: ``-on ''`` on ``ab`` prints 3 empty matches and ``-o 'a*'`` on ``baa`` prints ``aa``
-        only (no empty match at the end, unlike Python's ``finditer``).
+        rg iterates over *bytes*: after an empty match it searches again one byte further, so an
+        empty match is skipped when it touches the previous match, and a pattern that can match
+        the empty string with no assertion (``''``, ``x*``) also matches inside every multi-byte
+        character (``rg -o ''`` on ``é`` prints three empty lines). Those extra empty matches are
+        reported at the character's index. ``timeout`` is passed to ``regex`` (it raises
+        ``TimeoutError``).
         """
         if self.matches_nothing:
             return
         end = len(text) if endpos is None else endpos
         last_end = None
+        search = self.regex.search
         while pos <= end:
-            m = self.regex.search(text, pos, end, timeout=timeout)
+            m = search(text, pos, end, timeout=timeout)
             if m is None:
                 return
             s, e = m.span()
             if s == e:
-                pos = e + 1   # rg: step past an empty match (one character)
-                if e == last_end:
-                    continue   # rg: an empty match right after a match is not reported
+                pos = e + 1
+                if e != last_end:
+                    yield (s, e)
+                last_end = e
+                if self.empty_inside_chars and s < end:
+                    inner = _utf8_len(text[s]) - 1
+                    for _ in range(inner):
+                        yield (s, s)
             else:
                 pos = e
-            last_end = e
-            yield m
+                last_end = e
+                yield (s, e)
+
+
+def _utf8_len(ch: str) -> int:
+    cp = ord(ch)
+    if cp < 0x80 or 0xD800 <= cp <= 0xDFFF:   # a surrogate escape stands for one invalid byte
+        return 1
+    return 2 if cp < 0x800 else 3 if cp < 0x10000 else 4
 
 
 def _escape(pattern: str) -> str:
@@ -162,7 +181,7 @@ def compile_patterns(patterns: Sequence[str], options: PatternOptions) -> Compil
     if not pats:
         never = regex.compile(r"[^\x00-\U0010ffff]", regex.V1)
         return CompiledPattern(never, never.pattern, False, options.case == "insensitive", True,
-                               None)
+                               None, False)
     if options.fixed_strings:
         pats = [_escape(p) for p in pats]
     # rg: patterns are joined textually, so flags cannot leak and ")(" is accepted.
@@ -191,4 +210,4 @@ def compile_patterns(patterns: Sequence[str], options: PatternOptions) -> Compil
         # rg: only a pattern whose compiled size explodes gets here (e.g. a{4294967295}).
         raise PatternError("compiled regex exceeds size limit of 104857600", joined) from None
     return CompiledPattern(compiled, tr.source, tr.can_match_newline, insensitive, False,
-                           tr.required_literals)
+                           tr.required_literals, tr.empty_inside_chars)

@@ -60,6 +60,7 @@ class Translation:
     source: str
     can_match_newline: bool
     required_literals: Optional[tuple]
+    empty_inside_chars: bool
 
 
 # -- HIR ----------------------------------------------------------------------------------------
@@ -339,13 +340,22 @@ def _lit_text(s: str) -> str:
 
 
 class _Emitter:
-    def __init__(self) -> None:
+    def __init__(self, line_mode: bool) -> None:
         self.word = {}
+        self.line_mode = line_mode
 
     def word_class(self, unicode: bool) -> str:
         if unicode not in self.word:
             self.word[unicode] = U.emit(U.perl_class("w", unicode))
         return self.word[unicode]
+
+    def word_or_invalid(self, unicode: bool) -> str:
+        # rg (regex-automata): a half boundary or \B next to invalid UTF-8 is false, not "next
+        # to a non-word character"; invalid bytes are the surrogate escapes here.
+        key = ("x", unicode)
+        if key not in self.word:
+            self.word[key] = U.emit(U.Union((U.perl_class("w", unicode), U.chars(U.SURROGATES))))
+        return self.word[key]
 
     def look(self, h: HLook) -> str:
         k = h.kind
@@ -359,22 +369,28 @@ class _Emitter:
             return "\\Z"
         if k == "start_line_crlf":
             # rg (?R): after \n, or after a \r not followed by \n (never between \r and \n).
+            if self.line_mode:
+                # The line's \n was cut off: the end of the text stands for it.
+                return "(?:\\A|(?<=\\r)(?!\\Z))"
             return "(?:\\A|(?<=\\n)|(?<=\\r)(?!\\n))"
         if k == "end_line_crlf":
+            if self.line_mode:
+                return "(?:(?=\\r)|\\Z(?<!\\r))"
             return "(?:\\Z|(?=\\r)|(?<!\\r)(?=\\n))"
         w = self.word_class(h.unicode)
+        x = self.word_or_invalid(h.unicode) if h.unicode else w
         if k == "word_boundary":
             return f"(?:(?<={w})(?!{w})|(?<!{w})(?={w}))"
         if k == "not_word_boundary":
-            return f"(?:(?<={w})(?={w})|(?<!{w})(?!{w}))"
+            return f"(?:(?<={w})(?={w})|(?<!{x})(?!{x}))"
         if k == "word_start":
             return f"(?<!{w})(?={w})"
         if k == "word_end":
             return f"(?<={w})(?!{w})"
         if k == "word_start_half":
-            return f"(?<!{w})"
+            return f"(?<!{x})"
         if k == "word_end_half":
-            return f"(?!{w})"
+            return f"(?!{x})"
         raise AssertionError(k)
 
     def emit(self, h) -> str:
@@ -458,6 +474,23 @@ def _required(h) -> Optional[frozenset]:
     return None
 
 
+def _nullable_without_looks(h) -> bool:
+    """Whether ``h`` matches the empty string when every assertion fails.
+
+    rg: inside a multi-byte character (a byte offset rg's iteration does visit) every assertion
+    is false, so only such patterns report the extra empty matches there.
+    """
+    if isinstance(h, (HLit, HClass, HLook)):
+        return False
+    if isinstance(h, HRep):
+        return h.min == 0 or _nullable_without_looks(h.sub)
+    if isinstance(h, HCap):
+        return _nullable_without_looks(h.sub)
+    if isinstance(h, HConcat):
+        return all(_nullable_without_looks(i) for i in h.items)
+    return any(_nullable_without_looks(i) for i in h.items)
+
+
 def _can_match(h, cp: int) -> bool:
     for node in _walk(h):
         if isinstance(node, HLit) and chr(cp) in node.text:
@@ -484,13 +517,14 @@ def translate(ast, opts: TranslateOptions) -> Translation:
     elif opts.word:
         hir = HConcat((HLook("word_start_half", opts.unicode), hir,
                        HLook("word_end_half", opts.unicode)))
-    source = "(?-f)" + _Emitter().emit(hir)
+    source = "(?-f)" + _Emitter(not opts.multiline).emit(hir)
     required = None
     if not opts.case_insensitive:
         req = _required(hir)
         if req and all(req):
             required = tuple(sorted(req))
-    return Translation(source, opts.multiline and _can_match(hir, 0x0A), required)
+    return Translation(source, opts.multiline and _can_match(hir, 0x0A), required,
+                       _nullable_without_looks(hir))
 
 
 def analyze_case(ast) -> tuple:

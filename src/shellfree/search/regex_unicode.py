@@ -108,9 +108,9 @@ def contains(cls, cp: int) -> bool:
     """Whether rg's class holds code point ``cp`` (exact, Unicode 16, scalar values only)."""
     if isinstance(cls, Chars):
         return _in_ranges(cp, cls.ranges)
-    if 0xD800 <= cp <= 0xDFFF:
-        return False
     if isinstance(cls, Prop):
+        if 0xD800 <= cp <= 0xDFFF:
+            return False
         if cls.add and _in_ranges(cp, cls.add):
             return True
         if cls.remove and _in_ranges(cp, cls.remove):
@@ -119,7 +119,7 @@ def contains(cls, cp: int) -> bool:
             return cls.unassigned
         return _compiled(cls.expr).fullmatch(chr(cp)) is not None
     if isinstance(cls, Not):
-        return not contains(cls.item, cp)
+        return not 0xD800 <= cp <= 0xDFFF and not contains(cls.item, cp)
     if isinstance(cls, Union):
         return any(contains(i, cp) for i in cls.items)
     a, b = contains(cls.lhs, cp), contains(cls.rhs, cp)
