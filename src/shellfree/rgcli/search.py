@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import time
 from typing import BinaryIO
 
 from shellfree.rgcli.flags import RgArgs
 from shellfree.search.errors import GlobError, os_error_text
+from shellfree.search.json_printer import JsonPrinter
 from shellfree.search.printer import PrintOptions, StandardPrinter, SummaryPrinter
 from shellfree.search.searcher import (
     BINARY_CONVERT,
@@ -147,7 +149,7 @@ def run_search(args: RgArgs, out, walk_options, stdin: BinaryIO | None) -> int:
     mode = _mode(args)
     one_file = len(paths) == 1 and not os.path.isdir(paths[0]) or use_stdin
     with_filename = args.with_filename if args.with_filename is not None else not one_file
-    context = mode == "standard"
+    context = mode in ("standard", "json")
     before = args.before_context if args.before_context is not None else (args.context or 0)
     after = args.after_context if args.after_context is not None else (args.context or 0)
     if not context:
@@ -167,13 +169,15 @@ def run_search(args: RgArgs, out, walk_options, stdin: BinaryIO | None) -> int:
         path_separator=args.path_separator,
         include_zero=args.include_zero,
     )
+    json_printer = None
     if mode == "standard":
         printer = StandardPrinter(print_options)
     elif mode == "json":
-        out.message("--json is not supported by shellfree yet", error=True)
-        return 2
+        # rg turns line numbers on for JSON unless -N was given.
+        json_printer = JsonPrinter(line_number=args.line_number is not False)
     else:
         printer = SummaryPrinter(mode, print_options)
+    started = time.perf_counter()
 
     # rg memory-maps explicit files when every path argument is a file and there are at most
     # ten of them; a mapped file keeps its NUL bytes and only its first 64 KiB are pre-scanned.
@@ -189,7 +193,7 @@ def run_search(args: RgArgs, out, walk_options, stdin: BinaryIO | None) -> int:
         max_count=args.max_count,
         before_context=before,
         after_context=after,
-        submatches=args.only_matching or args.column or mode == "count_matches",
+        submatches=args.only_matching or args.column or mode in ("count_matches", "json"),
         stop_at_first=stop_at_first,
         timeout=REGEX_TIMEOUT_SECONDS,
     )
@@ -223,6 +227,7 @@ def run_search(args: RgArgs, out, walk_options, stdin: BinaryIO | None) -> int:
         config = SearchConfig(
             binary=binary, mmap=mmap and haystack.explicit and not is_stdin, **base_config
         )
+        file_started = time.perf_counter()
         try:
             result = search_bytes(data, matcher, config)
         except (TimeoutError, SearchTimeout):
@@ -233,6 +238,12 @@ def run_search(args: RgArgs, out, walk_options, stdin: BinaryIO | None) -> int:
             )
             continue
         walked_binary = binary == BINARY_QUIT and result.binary_offset is not None
+        if json_printer is not None:
+            matched_any = matched_any or result.has_match
+            if not args.quiet:
+                elapsed = time.perf_counter() - file_started
+                out.stdout.write(json_printer.print_file(shown, result, elapsed))
+            continue
         if mode == "files_without_match":
             file_matched = not result.has_match
             if walked_binary and file_matched:
@@ -259,6 +270,8 @@ def run_search(args: RgArgs, out, walk_options, stdin: BinaryIO | None) -> int:
                 out.stdout.write(b"\n")
             out.stdout.write(chunk)
             printed_before = True
+    if json_printer is not None and not args.quiet:
+        out.stdout.write(json_printer.summary(time.perf_counter() - started))
     if not searched_any and not paths and not use_stdin:
         out.message(NOTHING_SEARCHED, error=True)
     if out.errored and not (args.quiet and matched_any):

@@ -255,6 +255,9 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
             stream = stream.replace(b"\0", b"\n")
     searched = stream[:end_bytes]
     result.bytes_searched = len(searched)
+    if config.mmap and result.binary_offset is not None:
+        # rg reports a memory-mapped binary file as searched up to its first NUL.
+        result.bytes_searched = result.binary_offset
     if matcher.matches_nothing and not config.invert:
         return result
     text = to_text(searched)

@@ -1,0 +1,132 @@
+"""rg's ``--json`` output: JSON Lines with begin/match/context/end messages and a summary.
+
+The message shapes, field order and statistics are rg 15.1's (rg-semantics §4.4). Text that
+is not valid UTF-8 is sent as ``{"bytes": BASE64}``. Timings are real, as in rg; parity
+comparisons drop ``elapsed`` and ``elapsed_total``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+
+from shellfree.search.searcher import FileResult
+
+__all__ = ["JsonStats", "JsonPrinter"]
+
+
+def _data(raw: bytes) -> dict:
+    try:
+        return {"text": raw.decode("utf-8")}
+    except UnicodeDecodeError:
+        return {"bytes": base64.b64encode(raw).decode("ascii")}
+
+
+def _dumps(value: object) -> bytes:
+    # serde_json's compact form: no spaces, non-ASCII kept, control characters escaped.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _elapsed(seconds: float, sorted_keys: bool = False) -> dict:
+    nanos_total = int(seconds * 1e9)
+    secs, nanos = divmod(nanos_total, 1_000_000_000)
+    human = f"{seconds:.6f}s"
+    if sorted_keys:
+        return {"human": human, "nanos": nanos, "secs": secs}
+    return {"secs": secs, "nanos": nanos, "human": human}
+
+
+@dataclass
+class JsonStats:
+    """Totals over all files, for the summary message."""
+
+    elapsed: float = 0.0
+    searches: int = 0
+    searches_with_match: int = 0
+    bytes_searched: int = 0
+    bytes_printed: int = 0
+    matched_lines: int = 0
+    matches: int = 0
+
+
+class JsonPrinter:
+    """Writes one file's messages; ``summary`` writes the final line."""
+
+    def __init__(self, line_number: bool = True) -> None:
+        self.line_number = line_number
+        self.stats = JsonStats()
+
+    def print_file(self, path: bytes, result: FileResult, elapsed: float) -> bytes:
+        stats = self.stats
+        stats.searches += 1
+        stats.bytes_searched += result.bytes_searched
+        stats.elapsed += elapsed
+        if not result.has_match:
+            return b""
+        stats.searches_with_match += 1
+        path_data = _data(path)
+        out = [_dumps({"type": "begin", "data": {"path": path_data}}) + b"\n"]
+        matched_lines = 0
+        matches = 0
+        for line in result.lines:
+            if line is None:
+                continue
+            submatches = [
+                {"match": _data(line.text[s:e]), "start": s, "end": e} for s, e in line.spans
+            ]
+            if line.kind == "match":
+                matched_lines += 1
+                matches += len(submatches)
+            message = {
+                "type": line.kind,
+                "data": {
+                    "path": path_data,
+                    "lines": _data(line.text),
+                    "line_number": line.number if self.line_number else None,
+                    "absolute_offset": line.offset,
+                    "submatches": submatches,
+                },
+            }
+            out.append(_dumps(message) + b"\n")
+        printed = sum(len(chunk) for chunk in out)
+        stats.bytes_printed += printed
+        stats.matched_lines += matched_lines
+        stats.matches += matches
+        end = {
+            "type": "end",
+            "data": {
+                "path": path_data,
+                "binary_offset": result.binary_offset,
+                "stats": {
+                    "elapsed": _elapsed(elapsed),
+                    "searches": 1,
+                    "searches_with_match": 1,
+                    "bytes_searched": result.bytes_searched,
+                    "bytes_printed": printed,
+                    "matched_lines": matched_lines,
+                    "matches": matches,
+                },
+            },
+        }
+        out.append(_dumps(end) + b"\n")
+        return b"".join(out)
+
+    def summary(self, elapsed_total: float) -> bytes:
+        s = self.stats
+        message = {
+            "data": {
+                "elapsed_total": _elapsed(elapsed_total, sorted_keys=True),
+                "stats": {
+                    "bytes_printed": s.bytes_printed,
+                    "bytes_searched": s.bytes_searched,
+                    "elapsed": _elapsed(s.elapsed, sorted_keys=True),
+                    "matched_lines": s.matched_lines,
+                    "matches": s.matches,
+                    "searches": s.searches,
+                    "searches_with_match": s.searches_with_match,
+                },
+            },
+            "type": "summary",
+        }
+        return _dumps(message) + b"\n"
