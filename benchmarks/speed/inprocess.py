@@ -1,0 +1,144 @@
+"""Extension point for in-process measurements: named adapters called in a fresh interpreter.
+
+An *adapter* is a plain function ``adapter(args, paths, cwd) -> bytes``: *args* are the query's rg
+flags and pattern (e.g. ``("-n", "-i", "unicode")``), *paths* the path arguments (empty: search
+*cwd*), and it returns exactly what ``rg`` would print to stdout, so the harness can check it like
+any command. It is free to map the flags to shellfree's Python API however it likes.
+
+To add one, write the adapter in any importable module and add an ``InProcessBench`` to
+``REGISTRY``; ``python -m benchmarks.speed --inprocess NAME`` then measures it. Each round runs
+``python -m benchmarks.speed.inprocess`` in a new process, which:
+
+1. imports the adapter's module and calls the adapter once: **cold** = import + first call, so
+   the imports of shellfree itself are paid as in a one-shot tool call;
+2. calls it ``--warm`` more times: **warm** = the median of those calls, with every cache filled.
+
+The child writes its timings (and, on the check run, the first call's output) to files named on its
+command line, so an adapter that prints cannot corrupt them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+Adapter = Callable[[Sequence[str], Sequence[str], str], bytes]
+"""``adapter(args, paths, cwd) -> stdout bytes``, as described in the module docstring."""
+
+
+@dataclass(frozen=True, slots=True)
+class InProcessBench:
+    """A registered in-process measurement: *name* (the table row), *target* (``"module:function"``
+    of the adapter, imported inside the timed child) and a one-line *description*."""
+
+    name: str
+    target: str
+    description: str
+
+
+REGISTRY: tuple[InProcessBench, ...] = (
+    InProcessBench(
+        "selftest",
+        "benchmarks.speed.inprocess:reference_rg_adapter",
+        "runs the reference rg binary through subprocess; tests this plumbing, measures nothing of shellfree",
+    ),
+    # shellfree's own adapters go here, e.g.
+    # InProcessBench("api", "benchmarks.speed.adapters:search_api", "shellfree.search(...) in process"),
+)
+"""Every in-process measurement the harness knows, by name. Only the ones named with
+``--inprocess`` are run."""
+
+
+def find(name: str) -> InProcessBench:
+    """Return the registered bench called *name*; raises KeyError listing the known names."""
+    for bench in REGISTRY:
+        if bench.name == name:
+            return bench
+    raise KeyError(f"no in-process bench {name!r}; known: {', '.join(b.name for b in REGISTRY)}")
+
+
+def child_argv(
+    bench: InProcessBench, args: Sequence[str], paths: Sequence[str], warm: int, result: str, output: str = ""
+) -> list[str]:
+    """Return the command line of one fresh child measuring *bench* on one query."""
+    argv = [
+        sys.executable, "-m", "benchmarks.speed.inprocess", "--target", bench.target,
+        "--query", json.dumps({"args": list(args), "paths": list(paths)}), "--warm", str(warm), "--result", result,
+    ]  # fmt: skip
+    if output:
+        argv += ["--output", output]
+    return argv
+
+
+def reference_rg_adapter(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """Self-test adapter: return the reference rg's stdout for the query."""
+    import subprocess  # imported here so that it counts towards the cold time, as an adapter's imports do
+
+    from benchmarks.speed.reference import clean_env, locate_reference
+
+    rg = locate_reference().path
+    proc = subprocess.run(
+        [rg, *args, *paths], cwd=cwd, env=clean_env(), stdin=subprocess.DEVNULL, capture_output=True, check=False
+    )
+    return proc.stdout
+
+
+def _cpu() -> float:
+    # Own and waited-for children's CPU, so adapters that fork or spawn are charged for it.
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _child_main(argv: list[str] | None = None) -> int:
+    """Entry point of the measuring child (see the module docstring)."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.speed.inprocess")
+    parser.add_argument("--target", required=True, help="module:function of the adapter")
+    parser.add_argument("--query", required=True, help='JSON {"args": [...], "paths": [...]}')
+    parser.add_argument("--warm", type=int, default=3, help="warm calls after the cold one")
+    parser.add_argument("--result", required=True, help="file to write the timings to (JSON)")
+    parser.add_argument("--output", default="", help="file to write the cold call's stdout bytes to")
+    ns = parser.parse_args(argv)
+    query = json.loads(ns.query)
+    cwd = os.getcwd()
+    module_name, _, func_name = ns.target.partition(":")
+
+    wall0, cpu0 = time.perf_counter(), _cpu()
+    adapter: Adapter = getattr(importlib.import_module(module_name), func_name)
+    wall1 = time.perf_counter()
+    first = adapter(query["args"], query["paths"], cwd)
+    wall2, cpu2 = time.perf_counter(), _cpu()
+    warm_wall: list[float] = []
+    warm_cpu: list[float] = []
+    for _ in range(ns.warm):
+        w, c = time.perf_counter(), _cpu()
+        adapter(query["args"], query["paths"], cwd)
+        warm_wall.append(time.perf_counter() - w)
+        warm_cpu.append(_cpu() - c)
+    if ns.output:
+        with open(ns.output, "wb") as fh:
+            fh.write(first)
+    result = {
+        "import_wall_s": wall1 - wall0,
+        "first_call_wall_s": wall2 - wall1,
+        "cold_wall_s": wall2 - wall0,
+        "cold_cpu_s": cpu2 - cpu0,
+        "warm_wall_s": statistics.median(warm_wall) if warm_wall else None,
+        "warm_cpu_s": statistics.median(warm_cpu) if warm_cpu else None,
+        "warm_calls": ns.warm,
+    }
+    with open(ns.result, "w") as fh:
+        json.dump(result, fh)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child_main())
