@@ -76,7 +76,8 @@ class JsonPrinter:
                 {"match": _data(line.text[s:e]), "start": s, "end": e} for s, e in line.spans
             ]
             if line.kind == "match":
-                matched_lines += 1
+                # A multi-line block counts each of its lines.
+                matched_lines += line.text.count(b"\n") + (not line.text.endswith(b"\n"))
                 matches += len(submatches)
             message = {
                 "type": line.kind,

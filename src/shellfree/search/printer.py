@@ -91,13 +91,21 @@ class StandardPrinter:
             out.append(lead + text + b' (found "\\0" byte around offset %d)\n' % result.binary_offset)
         return b"".join(out)
 
-    def _prelude(self, out: list[bytes], path: bytes | None, line: Line, column: int | None, offset: int) -> None:
+    def _prelude(
+        self,
+        out: list[bytes],
+        path: bytes | None,
+        line: Line,
+        column: int | None,
+        offset: int,
+        number: int,
+    ) -> None:
         opts = self.options
         sep = b":" if line.kind == "match" else b"-"
         if path is not None:
             out.append(path + (b"\0" if opts.null else sep))
         if opts.line_number:
-            out.append(b"%d" % line.number + sep)
+            out.append(b"%d" % number + sep)
         if column is not None:
             out.append(b"%d" % column + sep)
         if opts.byte_offset:
@@ -107,19 +115,22 @@ class StandardPrinter:
         opts = self.options
         column = None
         if opts.column and line.kind == "match":
+            # rg repeats the first match's column on every line of a multi-line block.
             column = (line.spans[0][0] + 1) if line.spans else 1
-        self._prelude(out, path, line, column, line.offset)
-        text = line.text
-        if opts.max_columns and len(text) > opts.max_columns:
-            out.append(self._omitted(line) + b"\n")
-            return
-        out.append(text if text.endswith(b"\n") else text + b"\n")
+        start = 0
+        for number, text in enumerate(_split_lines(line.text), line.number):
+            self._prelude(out, path, line, column, line.offset + start, number)
+            start += len(text)
+            if opts.max_columns and len(text) > opts.max_columns:
+                out.append(self._omitted(line, text) + b"\n")
+            else:
+                out.append(text if text.endswith(b"\n") else text + b"\n")
 
-    def _omitted(self, line: Line) -> bytes:
+    def _omitted(self, line: Line, text: bytes) -> bytes:
         opts = self.options
         per_match = self._per_match and line.kind == "match"
         if opts.max_columns_preview:
-            content = line.text[:-1] if line.text.endswith(b"\n") else line.text
+            content = text[:-1] if text.endswith(b"\n") else text
             graphemes = _graphemes(content.decode("utf-8", "surrogateescape"))
             cut = "".join(graphemes[: opts.max_columns]).encode("utf-8", "surrogateescape")
             if per_match:
@@ -135,14 +146,34 @@ class StandardPrinter:
 
     def _only_matching(self, out: list[bytes], path: bytes | None, line: Line) -> None:
         opts = self.options
+        text = line.text
         for start, end in line.spans:
-            column = start + 1 if opts.column else None
-            self._prelude(out, path, line, column, line.offset + start)
-            piece = line.text[start:end]
-            if opts.max_columns and len(piece) > opts.max_columns:
-                out.append(b"[Omitted long matching line]\n")
-            else:
-                out.append(piece + b"\n")
+            # A multi-line match is printed one line piece at a time, each with its own
+            # line number.
+            number = line.number + text.count(b"\n", 0, start)
+            pieces = text[start:end].split(b"\n")
+            if len(pieces) > 1 and pieces[-1] == b"":
+                pieces.pop()
+            # rg gives every piece the match's own column and byte offset.
+            column = (start - (text.rfind(b"\n", 0, start) + 1) + 1) if opts.column else None
+            for piece in pieces:
+                self._prelude(out, path, line, column, line.offset + start, number)
+                if opts.max_columns and len(piece) > opts.max_columns:
+                    out.append(b"[Omitted long matching line]\n")
+                else:
+                    out.append(piece + b"\n")
+                number += 1
+
+
+def _split_lines(text: bytes) -> list[bytes]:
+    """Lines of *text*, each keeping its "\\n" (bytes.splitlines would also split on "\\r")."""
+    if text.count(b"\n", 0, len(text) - 1) == 0:
+        return [text]
+    parts = text.split(b"\n")
+    lines = [p + b"\n" for p in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
 
 
 class SummaryPrinter:

@@ -49,6 +49,9 @@ class MatcherLike(Protocol):
     matches_nothing: bool
     required_literals: tuple[str, ...] | None
 
+    def iter_spans(self, text: str, pos: int, endpos: int, timeout: float | None) -> Iterator:
+        """(start, end) character spans of the matches, in rg's order and number."""
+
 
 @dataclass(frozen=True)
 class SearchConfig:
@@ -142,25 +145,6 @@ class _Offsets:
         self.byte += len(to_bytes(self.text[self.char : pos]))
         self.char = pos
         return self.byte
-
-
-def _iter_matches(regex, text: str, start: int, end: int, timeout: float | None) -> Iterator:
-    """Matches in text[start:end] with the Rust regex iterator's rule for empty matches: an
-    empty match at the end of the previous match is skipped, and the search moves one ahead."""
-    pos = start
-    last_end = -1
-    while pos <= end:
-        m = regex.search(text, pos, end, timeout=timeout)
-        if m is None:
-            return
-        s, e = m.span()
-        if s == e and s == last_end:
-            pos = s + 1
-            continue
-        yield m
-        last_end = e
-        # After an empty match the next search returns it again; the rule above then moves on.
-        pos = e
 
 
 class _LineSearch:
@@ -290,20 +274,23 @@ def _search_lines(text, end, matcher, config, result, offsets) -> None:
     if config.submatches and not config.invert:
         counts = []
         for ls, le in selected:
-            counts.append(sum(1 for _ in _iter_matches(matcher.regex, text, ls, le, config.timeout)))
+            counts.append(sum(1 for _ in _line_matches_iter(matcher, text, ls, le, end, config.timeout)))
         result.matches = sum(counts)
     else:
         result.matches = result.matched_lines
     _emit(text, end, selected, matcher, config, result, offsets)
 
 
-def _emit(text, end, selected, matcher, config, result, offsets) -> None:
-    """Turn selected line spans into reported lines, with context and breaks."""
+def _emit(text, end, selected, matcher, config, result, offsets, block_spans=None) -> None:
+    """Turn selected (start, end) spans into reported lines, with context and breaks.
+
+    A selected span covers one line, or in multiline mode a block of lines; *block_spans*
+    then gives, per block, the absolute character spans of the matches inside it.
+    """
     before, after = config.before_context, config.after_context
     line_no = 1
     counted_to = 0
     last_printed_end = -1  # char position just after the last printed line's terminator
-    pending_after = 0
 
     def number_at(pos: int) -> int:
         nonlocal line_no, counted_to
@@ -311,19 +298,16 @@ def _emit(text, end, selected, matcher, config, result, offsets) -> None:
         counted_to = pos
         return line_no
 
-    def line_text(ls: int, le: int) -> bytes:
-        stop = le + 1 if le < end else le
-        return to_bytes(text[ls:stop])
-
-    def add(kind: str, ls: int, le: int) -> None:
+    def add(kind: str, ls: int, le: int, char_spans=None) -> None:
         nonlocal last_printed_end
         spans: tuple = ()
-        if kind == "match" and config.submatches and not config.invert:
+        if char_spans is not None:
+            spans = _byte_spans(text, ls, le, char_spans)
+        elif config.submatches and (kind == "match") != config.invert:
             spans = _spans(matcher, text, ls, le, config.timeout)
-        elif kind == "context" and config.submatches and config.invert:
-            spans = _spans(matcher, text, ls, le, config.timeout)
+        stop = le + 1 if le < end else le
         result.lines.append(
-            Line(kind, number_at(ls), offsets.at(ls), line_text(ls, le), spans)
+            Line(kind, number_at(ls), offsets.at(ls), to_bytes(text[ls:stop]), spans)
         )
         last_printed_end = le + 1
 
@@ -335,8 +319,8 @@ def _emit(text, end, selected, matcher, config, result, offsets) -> None:
 
     selected_starts = {ls for ls, _ in selected}
     for idx, (ls, le) in enumerate(selected):
-        # Leading context: up to `before` lines before ls, not before what was printed.
         if before or after:
+            # Leading context: up to `before` lines, never re-printing a printed line.
             ctx_start = ls
             for _ in range(before):
                 if ctx_start == 0 or ctx_start <= last_printed_end:
@@ -353,41 +337,59 @@ def _emit(text, end, selected, matcher, config, result, offsets) -> None:
                 assert span is not None
                 add("context", *span)
                 pos = span[1] + 1
-        add("match", ls, le)
+        add("match", ls, le, None if block_spans is None else block_spans[idx])
+        if not after:
+            continue
         # Trailing context, stopping at the next selected line.
-        if after:
-            pos = le + 1
-            next_selected = selected[idx + 1][0] if idx + 1 < len(selected) else None
-            count = 0
-            while count < after:
-                span = next_line(pos)
-                if span is None or (next_selected is not None and span[0] >= next_selected):
-                    break
-                if span[0] in selected_starts:
-                    break
-                # rg (r1380): after the last counted match, trailing context may contain
-                # matching lines; they are printed as matches.
-                if next_selected is None and config.max_count is not None and not config.invert:
-                    if _line_matches(matcher, text, *span, config.timeout):
-                        add("match", *span)
-                        pos = span[1] + 1
-                        count += 1
-                        continue
-                add("context", *span)
-                pos = span[1] + 1
-                count += 1
+        pos = le + 1
+        next_selected = selected[idx + 1][0] if idx + 1 < len(selected) else None
+        count = 0
+        while count < after:
+            span = next_line(pos)
+            if span is None or (next_selected is not None and span[0] >= next_selected):
+                break
+            if span[0] in selected_starts:
+                break
+            kind = "context"
+            # rg (r1380): after the last counted match, trailing context may contain matching
+            # lines; they are printed as matches.
+            if next_selected is None and config.max_count is not None and not config.invert:
+                if _line_matches(matcher, text, *span, config.timeout):
+                    kind = "match"
+            add(kind, *span)
+            pos = span[1] + 1
+            count += 1
+
+
+def _byte_spans(text: str, ls: int, le: int, char_spans) -> tuple[tuple[int, int], ...]:
+    """Absolute character spans → byte spans relative to the line or block at *ls*."""
+    block = text[ls : le + 1]
+    if block.isascii():
+        return tuple((s - ls, e - ls) for s, e in char_spans)
+    return tuple(
+        (len(to_bytes(block[: s - ls])), len(to_bytes(block[: e - ls]))) for s, e in char_spans
+    )
 
 
 def _line_matches(matcher, text, ls, le, timeout) -> bool:
     return matcher.regex.search(text, ls, le, timeout=timeout) is not None
 
 
+def _line_matches_iter(matcher, text: str, ls: int, le: int, end: int, timeout) -> Iterator:
+    """The match spans of one line. rg reports no empty match at the very end of a file whose
+    last line has no terminator (``rg -o ''`` prints L, not L+1, lines for it)."""
+    for span in matcher.iter_spans(text, ls, le, timeout):
+        if span[0] == span[1] == end and le == end and (end == 0 or text[end - 1] != "\n"):
+            continue
+        yield span
+
+
 def _spans(matcher, text: str, ls: int, le: int, timeout) -> tuple[tuple[int, int], ...]:
     line = text[ls:le]
     ascii_line = line.isascii()
     spans = []
-    for m in _iter_matches(matcher.regex, text, ls, le, timeout):
-        s, e = m.start() - ls, m.end() - ls
+    for start, stop in _line_matches_iter(matcher, text, ls, le, len(text), timeout):
+        s, e = start - ls, stop - ls
         if not ascii_line:
             s, e = len(to_bytes(line[:s])), len(to_bytes(line[:e]))
         spans.append((s, e))
@@ -395,56 +397,55 @@ def _spans(matcher, text: str, ls: int, le: int, timeout) -> tuple[tuple[int, in
 
 
 def _search_multiline(text, end, matcher, config, result, offsets) -> None:
-    """-U with a pattern that can match "\\n": matches may span lines; every line a match
-    touches is reported as a matching line, and blocks sharing a line are merged."""
-    regex = matcher.regex
-    blocks: list[list[int]] = []  # [first line start, last line end, match count]
+    """-U with a pattern that can match "\\n": a match may span lines. Every line a match
+    touches is a matching line; matches on overlapping or adjacent lines form one block (one
+    JSON message, printed line by line)."""
+    blocks: list[list] = []  # [first line start, last line end, [match char spans]]
     total = 0
-    for m in _iter_matches(regex, text, 0, end, config.timeout):
-        s, e = m.span()
+    for s, e in matcher.iter_spans(text, 0, end, config.timeout):
         if s == end and (end == 0 or text[end - 1] == "\n"):
             break
         ls = text.rfind("\n", 0, s) + 1
+        # A match ending with its "\n" ends on that line, not the next.
         last = e - 1 if e > s and text[e - 1] == "\n" else e
         stop = text.find("\n", max(last, s), end)
         le = end if stop < 0 else stop
-        total += 1
-        if blocks and ls <= blocks[-1][1]:
+        # rg merges a match into the previous block when their lines overlap or are merely
+        # adjacent (glue.rs, issue 1311), so consecutive matching lines form one block.
+        if blocks and ls <= blocks[-1][1] + 1:
             blocks[-1][1] = max(blocks[-1][1], le)
-            blocks[-1][2] += 1
+            blocks[-1][2].append((s, e))
         else:
             if config.max_count is not None and len(blocks) >= config.max_count:
-                total -= 1
                 break
-            blocks.append([ls, le, 1])
+            blocks.append([ls, le, [(s, e)]])
+        total += 1
         if config.stop_at_first:
             break
-    result.matches = total
-    # rg counts matches, not lines, for -c when the pattern can match a newline.
-    result.matched_lines = total if not config.invert else 0
-    spans: list[tuple[int, int]] = []
-    for ls, le, _ in blocks:
-        pos = ls
-        while pos <= le:
-            stop = text.find("\n", pos, le)
-            line_end = le if stop < 0 else stop
-            spans.append((pos, line_end))
-            pos = line_end + 1
-            if stop < 0:
-                break
     if config.invert:
-        inverted = list(_all_lines_except(text, end, spans))
-        result.matched_lines = len(inverted)
-        result.matches = len(inverted)
-        spans = inverted
-    _emit(text, end, spans, _NoSpans(matcher), config, result, offsets)
-
-
-class _NoSpans:
-    """In multiline mode a line's spans come from the whole-text matches, not per line."""
-
-    def __init__(self, matcher: MatcherLike) -> None:
-        self.regex = matcher.regex
-        self.required_literals = None
-        self.can_match_newline = True
-        self.matches_nothing = matcher.matches_nothing
+        covered = []
+        for ls, le, _ in blocks:
+            pos = ls
+            while pos <= le:
+                stop = text.find("\n", pos, le)
+                line_end = le if stop < 0 else stop
+                covered.append((pos, line_end))
+                pos = line_end + 1
+        inverted = list(_all_lines_except(text, end, covered))
+        if config.max_count is not None:
+            inverted = inverted[: config.max_count]
+        result.matched_lines = result.matches = len(inverted)
+        _emit(text, end, inverted, matcher, config, result, offsets)
+        return
+    # rg counts matches, not lines, for -c when the pattern can match a newline.
+    result.matched_lines = result.matches = total
+    _emit(
+        text,
+        end,
+        [(ls, le) for ls, le, _ in blocks],
+        matcher,
+        config,
+        result,
+        offsets,
+        block_spans=[spans for _, _, spans in blocks],
+    )
