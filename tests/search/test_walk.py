@@ -279,3 +279,29 @@ class TestFlags:
         for args in (["--sort", "modified"], ["--sortr", "modified"], ["--sortr", "path"]):
             argv = ["--files", *args]
             assert run_shellfree(argv)[0] == run_rg(reference_rg, argv)[0], args
+
+
+class TestRegressionsFromTheHarness:
+    """Cases the parity harness found; each names its seed."""
+
+    def test_later_root_reuses_earlier_roots_parent_state(self, isolated, reference_rg):
+        # seed 1000797 (rg 15.1 behaviour, fixed in 15.2): the second root's entries are
+        # matched against parent rules as if they lay below the first root.
+        make({".git/": None, ".gitignore": "/r2/x\n", "r1/x": "1", "r2/x": "2", "r2/y": "2"})
+        check(reference_rg, ["r2"], ["r2/y"])
+        check(reference_rg, ["r1", "r2"], ["r1/x", "r2/x", "r2/y"])  # r2/x seen as r1/x
+        check(reference_rg, ["r2", "r1"], ["r2/y"])  # r1/x seen as r2/x
+
+    def test_iglobs_come_after_globs(self, isolated, reference_rg):
+        # seed 1000923: rg adds all -g globs, then all --iglob globs; the last match wins.
+        make({"a.txt": "x", "b.md": "x"})
+        check(reference_rg, ["--iglob", "*", "-g", "!*.txt"], ["a.txt", "b.md"])
+
+    def test_invalid_utf8_reported_only_with_other_errors(self, isolated, reference_rg):
+        # seed 1000923: a lone invalid line is dropped silently; next to a glob error it is
+        # reported with it.
+        with open(".ignore", "wb") as f:
+            f.write(b"[z-a]\nok\n\xff\n")
+        make({"ok": "x", "b": "x"})
+        ours, theirs = check(reference_rg, [], ["b"], stderr_empty=False)
+        assert ours[1] == theirs[1]

@@ -61,7 +61,10 @@ def walk_options(args: RgArgs, paths: list[bytes]) -> WalkOptions:
         require_git=not args.no_require_git,
         ignore_files=() if args.no_ignore_files else tuple(args.ignore_files),
         ignore_file_case_insensitive=args.ignore_file_case_insensitive,
-        globs=tuple((g, ci or args.glob_case_insensitive) for g, ci in args.globs),
+        # rg adds every -g glob first and every --iglob after them, whatever the order on
+        # the command line, and the last matching glob wins.
+        globs=tuple((g, args.glob_case_insensitive) for g, ci in args.globs if not ci)
+        + tuple((g, True) for g, ci in args.globs if ci),
         # rg visits entries in readdir order unless sorting by path; a timestamp sort is
         # stable, so ties keep that order. Otherwise shellfree always walks in name order.
         sort_names=args.sort in (None, "path"),

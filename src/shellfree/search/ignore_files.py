@@ -68,8 +68,11 @@ def load_rule_file(
     rules, errors = compile_rules(lines, case_insensitive=case_insensitive)
     for number, err in errors:
         messages.append(f"{display}: line {number}: {err}")
-    if bad_line is not None and report_io_errors:
-        messages.append(f"{display}: line {bad_line}: stream did not contain valid UTF-8")
+    if bad_line is not None:
+        # rg: the invalid line is an I/O error. For a discovered file rg drops an error list
+        # that holds nothing but one I/O error, and reports it alongside glob errors.
+        if report_io_errors or messages:
+            messages.append(f"{display}: line {bad_line}: stream did not contain valid UTF-8")
     return LoadedRules(rules, "\n".join(messages))
 
 

@@ -160,11 +160,17 @@ class Walker:
         """Yield haystacks and messages for *roots* (bytes, as typed); ``None`` means the
         implicit ``./`` root, whose ``./`` prefix rg strips from printed paths."""
         yield from self._startup_messages
+        # rg 15.1 caches the ignore state of the directories above a root by path, and a later
+        # root reuses it together with the absolute path of the root that built it: parent rules
+        # are then matched as if the later root's entries lay below the earlier root. This maps
+        # each ancestor directory to the canonical root that built it (fixed in rg 15.2;
+        # kept here because shellfree reproduces 15.1).
+        built_by: dict[bytes, bytes] = {}
         if roots is None:
-            yield from self._walk_root(b"./", strip_dot=True)
+            yield from self._walk_root(b"./", strip_dot=True, built_by=built_by)
         else:
             for root in roots:
-                yield from self._walk_root(root, strip_dot=False)
+                yield from self._walk_root(root, strip_dot=False, built_by=built_by)
 
     # -- matching ----------------------------------------------------------------------------
     def _cwd_strip(self, path: bytes) -> bytes:
@@ -303,7 +309,9 @@ class Walker:
         node.checks = checks
         return node
 
-    def _parent_nodes(self, root: bytes, offset: int) -> tuple[_Dir | None, list[WalkMessage]]:
+    def _parent_nodes(
+        self, root: bytes, offset: int, built_by: dict[bytes, bytes]
+    ) -> tuple[_Dir | None, list[WalkMessage]]:
         """Ignore state from the directories above *root* (rg's ``add_parents``)."""
         opts = self.options
         if not (opts.ignore_parent or opts.ignore_vcs):
@@ -327,16 +335,23 @@ class Walker:
             path = parent
         node: _Dir | None = None
         messages: list[WalkMessage] = []
+        # The base the parent rules see: this root, or the earlier root that already built
+        # this root's parent directory (see ``walk``).
+        base = built_by.get(ancestors[0], absolute) if ancestors else absolute
+        already_built = {a for a in ancestors if a in built_by}
+        for ancestor in ancestors:
+            built_by.setdefault(ancestor, absolute)
         for ancestor in reversed(ancestors):
-            # The candidate for an ancestor's rules: the root's absolute path below it, then
+            # The candidate for an ancestor's rules: the base's absolute path below it, then
             # the entry's path below the root.
-            below = absolute[len(ancestor) :].lstrip(b"/")
+            below = base[len(ancestor) :].lstrip(b"/")
             prefix = below + b"/"
             # rg reads the ancestors' ignore files even under --no-ignore-parent (it walks
             # them to find repositories) and reports their errors as errors; it just does not
             # apply their rules.
             child, child_messages = self._child_node(None, ancestor, None, offset, prefix)
-            messages.extend(WalkMessage(m.text, True) for m in child_messages)
+            if ancestor not in already_built:  # rg reports a cached directory's errors once
+                messages.extend(WalkMessage(m.text, True) for m in child_messages)
             custom = dot = gitignore = exclude = None
             if opts.ignore_parent:
                 custom, dot, gitignore, exclude = (
@@ -358,7 +373,9 @@ class Walker:
             text = f"{shown}: {os_error_text(err)}"
         return WalkMessage(text, True)
 
-    def _walk_root(self, root: bytes, strip_dot: bool) -> Iterator[WalkEvent]:
+    def _walk_root(
+        self, root: bytes, strip_dot: bool, built_by: dict[bytes, bytes]
+    ) -> Iterator[WalkEvent]:
         opts = self.options
         if root == b"-":
             yield Haystack(root, explicit=True)  # standard input
@@ -372,7 +389,7 @@ class Walker:
             yield Haystack(root, explicit=True)
             return
         offset = len(join_path(root, b""))
-        parent, messages = self._parent_nodes(root, offset)
+        parent, messages = self._parent_nodes(root, offset, built_by)
         yield from messages
         try:
             listing = self._list(root)
