@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from benchmarks.parity.batch import agreement, describe, run_batch, run_one
+from benchmarks.parity.batch import CaseOutcome, agreement, describe, run_batch, run_one
 from benchmarks.parity.reference import find_reference_rg
 from benchmarks.parity.report import RunInfo, write_report
 from benchmarks.parity.runner import ParityRunner, default_candidate
@@ -48,8 +48,6 @@ def _replay(runner: ParityRunner, seed: int, do_shrink: bool) -> int:
     if do_shrink and not outcome.agrees:
         small = shrink(outcome.case, runner, log=lambda m: print(m, file=sys.stderr))
         result = runner.run(small.tree, small.invocation, seed=seed)
-        from benchmarks.parity.batch import CaseOutcome
-
         print("=== shrunk ===")
         print(describe(CaseOutcome(small, result)))
     if runner.keep:

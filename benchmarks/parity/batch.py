@@ -64,8 +64,17 @@ def _lines(comparison: Comparison, data: bytes) -> list[str]:
     return comparison.display(data).splitlines(keepends=True)
 
 
-def describe(outcome: CaseOutcome, *, with_tree: bool = True) -> str:
-    """Returns a plain-text account of one case: seed, cwd, command, diff, exit codes, stderr texts."""
+def _block(lines: list[str], limit: int) -> str:
+    more = f"... ({len(lines) - limit} more lines)\n" if len(lines) > limit else ""
+    return "".join(lines[:limit]) + more or "(empty)\n"
+
+
+def describe(outcome: CaseOutcome, *, with_tree: bool = True, full_outputs: bool = False) -> str:
+    """Returns a plain-text account of one case: seed, cwd, command, diff, exit codes, stderr texts.
+
+    *with_tree* appends the bash replay script; *full_outputs* adds both stdouts in full (up to 200
+    lines each) after the diff, as the report does.
+    """
     c = outcome.comparison
     parts = [
         f"{outcome.case.title}: {', '.join(c.mismatches) or 'agree'}",
@@ -79,10 +88,11 @@ def describe(outcome: CaseOutcome, *, with_tree: bool = True) -> str:
     diff_text = "".join(line if line.endswith("\n") else line + "\n" for line in diff)
     if diff_text:
         parts.append("stdout diff:\n" + diff_text)
+        if full_outputs:
+            parts.append("reference stdout:\n" + _block(_lines(c, c.reference.stdout), 200))
+            parts.append("candidate stdout:\n" + _block(_lines(c, c.candidate.stdout), 200))
     else:
-        shown = _lines(c, c.reference.stdout)
-        more = f"... ({len(shown) - 40} more lines)\n" if len(shown) > 40 else ""
-        parts.append("stdout (identical):\n" + ("".join(shown[:40]) + more or "(empty)\n"))
+        parts.append("stdout (identical):\n" + _block(_lines(c, c.reference.stdout), 40))
     parts.append("reference stderr:\n" + (c.display(c.reference.stderr) or "(empty)\n"))
     parts.append("candidate stderr:\n" + (c.display(c.candidate.stderr) or "(empty)\n"))
     if with_tree:

@@ -75,7 +75,7 @@ def render(outcomes: Sequence[CaseOutcome], info: RunInfo) -> str:
             out.append(f"| {count} | {label.replace('|', '&#124;')} | {first[label]} |")
         out += ["", "## Every disagreement", ""]
         for o in disagreements:
-            out += [f"### seed {o.comparison.seed}", "", _fence(describe(o, with_tree=False)), ""]
+            out += [f"### seed {o.comparison.seed}", "", _fence(describe(o, with_tree=False, full_outputs=True)), ""]
             out += ["Replay script:", "", _fence(o.case.to_shell(), "bash"), ""]
     else:
         out += ["No disagreements.", ""]

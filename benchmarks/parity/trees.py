@@ -246,8 +246,11 @@ ODD_NAMES = (
     "a b", "sp ace.txt", unicodedata.normalize("NFC", "café"), unicodedata.normalize("NFD", "café"),
     "TopÑapa", "日本.txt", "[x]", "[abc", "a[b]c", "{a,b}", "c,d", "#hash", "!bang", "x-y", "+plus",
     "a=b", "~tilde", "%pct", "'quote", "ab]", "}",
+    # Case folding beyond ASCII: rg's --iglob folds ASCII only; Python's re.IGNORECASE would match
+    # the Kelvin sign with `k` and `É` with `é`.
+    "\u212a.txt", "ÉTÉ", "été.md", "Straße",
 )
-POSIX_ONLY_NAMES = ("back\\slash", "trail ", "a*b", "q?.txt", '"dq', "tab\t", "x\\")
+POSIX_ONLY_NAMES = ("back\\slash", "trail ", "a*b", "q?.txt", '"dq', "tab\t", "x\\", "new\nline")
 NON_UTF8_NAMES = (os.fsdecode(b"\xff\xfe.txt"), os.fsdecode(b"caf\xe9"), os.fsdecode(b"bad\x80dir"))
 
 

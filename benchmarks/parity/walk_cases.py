@@ -49,6 +49,10 @@ class Case:
     mode: str = "files"
     name: str | None = None
     """A label for hand-written cases (scenarios), which have no seed."""
+    flag_families: tuple[str, ...] = ()
+    """Names of the :class:`FlagSpec` entries drawn (for coverage checks; the args hold the flags)."""
+    roots: tuple[Arg, ...] = ()
+    """The positional arguments drawn (also the tail of the args)."""
 
     @property
     def title(self) -> str:
@@ -269,14 +273,23 @@ def draw_case(
     home, has_global = generate_home(rng, generated.names)
     draft = CaseDraft(rng, generated, draw_cwd(rng, generated), has_global)
     groups: list[tuple[Arg, ...]] = [tuple(leading)]
+    families = []
     for spec in flags:
         if mode in spec.modes and rng.random() < spec.probability:
             groups.append(spec.build(draft))
+            families.append(spec.name)
     rng.shuffle(groups)
     args: list[Arg] = [a for group in groups for a in group]
-    args.extend(draw_roots(draft))
+    roots = draw_roots(draft)
     tree = generated.tree + home + Tree(tuple(draft.extra_nodes))
-    return Case(seed=seed, tree=tree, invocation=Invocation(tuple(args), draft.cwd), mode=mode)
+    return Case(
+        seed=seed,
+        tree=tree,
+        invocation=Invocation((*args, *roots), draft.cwd),
+        mode=mode,
+        flag_families=tuple(families),
+        roots=roots,
+    )
 
 
 def walk_case(seed: int, caps: FsCapabilities) -> Case:

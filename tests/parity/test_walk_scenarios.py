@@ -573,6 +573,15 @@ class TestGitignorePatterns:
         entries = [".git/", (".gitignore", data), *files]
         scenario.check(f"spec §1.5 {rules!r}", entries, ["--files"], expect_stdout=expected)
 
+    @pytest.mark.parametrize(("cwd", "roots"), [("sub", []), ("", ["sub"]), ("", [".", "sub"])])
+    def test_invalid_glob_in_a_parent_ignore_file_is_an_error(
+        self, scenario: ScenarioChecker, cwd: str, roots: list[str]
+    ) -> None:
+        # Observed on 15.1, not in the spec: §1.5 step 11 holds for ignore files met while walking;
+        # one read as a parent of a root is reported with its absolute path and makes the exit 2.
+        entries = [(".ignore", "{a,b\n"), "sub/f"]
+        scenario.check("parent ignore file with a bad glob", entries, ["--files", *roots], cwd=cwd)
+
     def test_invalid_glob_line_warns_and_keeps_other_rules(self, scenario: ScenarioChecker) -> None:
         # spec §1.5 step 11: the bad rule is dropped with a message; exit code unaffected.
         comparison = scenario.check(
