@@ -19,14 +19,25 @@ from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
 __all__ = ["run"]
 
 
-class _Output:
-    """stdout/stderr with rg's message rules and the error flag that decides exit status 2."""
+class Invocation:
+    """One rg run's surroundings: output streams with rg's message rules, the error flag that
+    decides exit status 2, and the working directory relative paths are taken from."""
 
-    def __init__(self, stdout: BinaryIO, stderr: BinaryIO, quiet_messages: bool) -> None:
+    def __init__(
+        self, stdout: BinaryIO, stderr: BinaryIO, quiet_messages: bool, cwd: str | None = None
+    ) -> None:
         self.stdout = stdout
         self.stderr = stderr
         self.quiet_messages = quiet_messages
         self.errored = False
+        self.cwd = cwd
+        self._base = os.fsencode(cwd) if cwd is not None else None
+
+    def fs(self, path: bytes) -> bytes:
+        """The path to hand to the OS for a path as typed (relative to ``cwd`` if given)."""
+        if self._base is None or os.path.isabs(path):
+            return path
+        return os.path.join(self._base, path)
 
     def message(self, text: str, *, error: bool) -> None:
         if error:
@@ -40,14 +51,14 @@ def _default_threads() -> int:
     return max(1, min(os.cpu_count() or 1, 12))
 
 
-def _is_one_file(paths: list[bytes]) -> bool:
-    # rg: "one file" = exactly one path that is "-" or not a directory.
-    return len(paths) == 1 and (paths[0] == b"-" or not os.path.isdir(paths[0]))
+def is_one_file(paths: list[bytes], inv: Invocation) -> bool:
+    """rg's "one file": exactly one path, and it is "-" or not a directory."""
+    return len(paths) == 1 and (paths[0] == b"-" or not os.path.isdir(inv.fs(paths[0])))
 
 
-def walk_options(args: RgArgs, paths: list[bytes]) -> WalkOptions:
+def walk_options(args: RgArgs, paths: list[bytes], inv: Invocation) -> WalkOptions:
     """The walker configuration rg derives from *args* (its ``HiArgs::walk_builder``)."""
-    one_file = _is_one_file(paths)
+    one_file = is_one_file(paths, inv)
     threads = 1 if (args.sort is not None or one_file) else (args.threads or _default_threads())
     return WalkOptions(
         hidden=args.hidden,
@@ -80,14 +91,14 @@ def _timestamp(path: bytes, kind: str) -> float | None:
     return st.st_mtime_ns if kind == "modified" else st.st_atime_ns
 
 
-def _sorted(haystacks: Iterable[Haystack], args: RgArgs) -> Iterable[Haystack]:
+def _sorted(haystacks: Iterable[Haystack], args: RgArgs, inv: Invocation) -> Iterable[Haystack]:
     """rg's ``HiArgs::sort``: path order is the walk's; the others collect, then sort."""
     if args.sort is None or (args.sort == "path" and not args.sort_reverse):
         return haystacks
     items = list(haystacks)
     if args.sort == "path":
         return sorted(items, key=lambda h: _components(h.path), reverse=True)
-    stamped = [(h, _timestamp(h.path, args.sort)) for h in items]
+    stamped = [(h, _timestamp(inv.fs(h.path), args.sort)) for h in items]
     # Files whose time cannot be read go last (first when reversed), like rg.
     known = [x for x in stamped if x[1] is not None]
     unknown = [x for x in stamped if x[1] is None]
@@ -103,10 +114,10 @@ def _components(path: bytes) -> list[bytes]:
     return head + [p for i, p in enumerate(parts) if p and (p != b"." or i == 0)]
 
 
-def _run_files(args: RgArgs, out: _Output) -> int:
+def _run_files(args: RgArgs, out: Invocation) -> int:
     paths = list(args.positional)
     try:
-        walker = Walker(walk_options(args, paths))
+        walker = Walker(walk_options(args, paths, out), cwd=out.cwd)
     except GlobError as err:
         out.message(str(err), error=True)
         return 2
@@ -114,7 +125,7 @@ def _run_files(args: RgArgs, out: _Output) -> int:
     separator = args.path_separator
     matched = False
     haystacks = _haystacks(walker.walk(paths or None), out)
-    for haystack in _sorted(haystacks, args):
+    for haystack in _sorted(haystacks, args, out):
         matched = True
         if args.quiet:
             break
@@ -127,7 +138,7 @@ def _run_files(args: RgArgs, out: _Output) -> int:
     return 0 if matched else 1
 
 
-def _haystacks(events: Iterable, out: _Output) -> Iterable[Haystack]:
+def _haystacks(events: Iterable, out: Invocation) -> Iterable[Haystack]:
     for event in events:
         if isinstance(event, WalkMessage):
             out.message(event.text, error=event.is_error)
@@ -136,11 +147,17 @@ def _haystacks(events: Iterable, out: _Output) -> Iterable[Haystack]:
 
 
 def run(
-    argv: list[bytes], stdout: BinaryIO, stderr: BinaryIO, stdin: BinaryIO | None = None
+    argv: list[bytes],
+    stdout: BinaryIO,
+    stderr: BinaryIO,
+    stdin: BinaryIO | None = None,
+    cwd: str | None = None,
 ) -> int:
     """Run ``rg`` with *argv* (bytes, without the program name); returns the exit status.
 
-    *stdin* is read when rg would search standard input (``-`` or a piped stdin)."""
+    *stdin* is read when rg would search standard input (``-``, or no path and a piped
+    stdin); ``None`` means there is none. *cwd* is the directory relative paths start from
+    (default: the process's); the process's working directory is never changed."""
     try:
         args = parse_args(argv)
     except UsageError as err:
@@ -156,9 +173,9 @@ def run(
             b" on this platform currently\n"
         )
         return 2
-    out = _Output(stdout, stderr, quiet_messages=args.no_messages)
+    out = Invocation(stdout, stderr, quiet_messages=args.no_messages, cwd=cwd)
     if args.files:
         return _run_files(args, out)
     from shellfree.rgcli.search import run_search
 
-    return run_search(args, out, walk_options, stdin)
+    return run_search(args, out, stdin)

@@ -9,6 +9,7 @@ import time
 from typing import BinaryIO
 
 from shellfree.rgcli.flags import RgArgs
+from shellfree.rgcli.run import Invocation, is_one_file, walk_options
 from shellfree.search.errors import GlobError, os_error_text
 from shellfree.search.json_printer import JsonPrinter
 from shellfree.search.printer import PrintOptions, StandardPrinter, SummaryPrinter
@@ -29,24 +30,27 @@ NOTHING_SEARCHED = (
     "Running with --debug will show why files are being skipped."
 )
 
-#: A regex that runs longer than this on one file is stopped with an error naming the file.
-REGEX_TIMEOUT_SECONDS = 2.0
+#: CPU seconds one regex call may take (the regex module counts CPU time, not wall time)
+#: before the file is abandoned with an error naming it: a catastrophic pattern must not hang.
+REGEX_TIMEOUT_SECONDS = 1.0
 
 
-def _stdin_is_readable() -> bool:
+def _stdin_is_readable(stdin: BinaryIO | None) -> bool:
     # rg: with no path, stdin is searched if it is a file, a FIFO or a socket.
+    if stdin is None:
+        return False
     try:
-        mode = os.fstat(0).st_mode
-    except (OSError, ValueError):
+        mode = os.fstat(stdin.fileno()).st_mode
+    except (OSError, ValueError, AttributeError):
         return False
     return stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
-def _read_pattern_file(path: bytes, stdin: BinaryIO | None) -> list[str]:
+def _read_pattern_file(path: bytes, stdin: BinaryIO | None, fs) -> list[str]:
     if path == b"-":
         data = stdin.read() if stdin is not None else b""
     else:
-        with open(path, "rb") as handle:
+        with open(fs(path), "rb") as handle:
             data = handle.read()
     lines = data.split(b"\n")
     if data.endswith(b"\n"):
@@ -60,12 +64,12 @@ def _read_pattern_file(path: bytes, stdin: BinaryIO | None) -> list[str]:
     return out
 
 
-def _patterns(args: RgArgs, stdin: BinaryIO | None) -> tuple[list[str], list[bytes]]:
+def _patterns(args: RgArgs, stdin: BinaryIO | None, fs) -> tuple[list[str], list[bytes]]:
     """The patterns and the paths, following rg's positional rules."""
     paths = list(args.positional)
     patterns = list(args.patterns)
     for path in args.pattern_files:
-        patterns.extend(_read_pattern_file(path, stdin))
+        patterns.extend(_read_pattern_file(path, stdin, fs))
     if not args.patterns and not args.pattern_files:
         if not paths:
             raise _Fatal("ripgrep requires at least one pattern to execute a search")
@@ -106,13 +110,13 @@ def _mode(args: RgArgs) -> str:
     return mode
 
 
-def run_search(args: RgArgs, out, walk_options, stdin: BinaryIO | None) -> int:
-    """Run a search; *out* is the CLI's message/exit bookkeeping (see run.py)."""
+def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
+    """Run a search; *out* carries the streams, the error flag and the working directory."""
     from shellfree.search.pattern import PatternOptions, compile_patterns
     from shellfree.search.errors import PatternError
 
     try:
-        patterns, paths = _patterns(args, stdin)
+        patterns, paths = _patterns(args, stdin, out.fs)
     except _Fatal as err:
         out.message(str(err), error=True)
         return 2
@@ -138,16 +142,16 @@ def run_search(args: RgArgs, out, walk_options, stdin: BinaryIO | None) -> int:
         out.message(str(err), error=True)
         return 2
 
-    use_stdin = not paths and _stdin_is_readable()
-    opts = walk_options(args, paths or ([b"-"] if use_stdin else []))
+    use_stdin = not paths and _stdin_is_readable(stdin)
+    opts = walk_options(args, paths or ([b"-"] if use_stdin else []), out)
     try:
-        walker = Walker(opts)
+        walker = Walker(opts, cwd=out.cwd)
     except GlobError as err:
         out.message(str(err), error=True)
         return 2
 
     mode = _mode(args)
-    one_file = len(paths) == 1 and not os.path.isdir(paths[0]) or use_stdin
+    one_file = is_one_file(paths, out) or use_stdin
     with_filename = args.with_filename if args.with_filename is not None else not one_file
     context = mode in ("standard", "json")
     before = args.before_context if args.before_context is not None else (args.context or 0)
@@ -182,7 +186,7 @@ def run_search(args: RgArgs, out, walk_options, stdin: BinaryIO | None) -> int:
     # rg memory-maps explicit files when every path argument is a file and there are at most
     # ten of them; a mapped file keeps its NUL bytes and only its first 64 KiB are pre-scanned.
     auto_mmap = bool(paths) and len(paths) <= 10 and all(
-        p != b"-" and os.path.isfile(p) for p in paths
+        p != b"-" and os.path.isfile(out.fs(p)) for p in paths
     ) and sys.platform != "darwin"
     mmap = auto_mmap if args.mmap is None else (args.mmap and bool(paths))
 
@@ -213,7 +217,7 @@ def run_search(args: RgArgs, out, walk_options, stdin: BinaryIO | None) -> int:
         is_stdin = haystack.explicit and haystack.path == b"-"
         shown = b"<stdin>" if is_stdin else haystack.path
         try:
-            data = _read(haystack.path, is_stdin, stdin)
+            data = _read(out.fs(haystack.path), is_stdin, stdin)
         except OSError as err:
             out.message(f"{os.fsdecode(shown)}: {os_error_text(err)}", error=True)
             continue

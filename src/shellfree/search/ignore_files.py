@@ -42,15 +42,17 @@ def load_rule_file(
     *,
     case_insensitive: bool = False,
     report_io_errors: bool = False,
+    display: bytes | None = None,
 ) -> LoadedRules:
-    """Read and compile the ignore file at *path* (bytes, as rg would print it).
+    """Read and compile the ignore file at *path*; messages name it as *display* (default:
+    *path*), i.e. as rg would print it.
 
     rg silently skips a discovered ignore file it cannot read (``report_io_errors=False``) but
     reports one named by ``--ignore-file``. A line whose glob fails to parse is dropped with a
     ``PATH: line N: error parsing glob …`` message; several messages are joined by newlines.
     """
     messages: list[str] = []
-    display = os.fsdecode(path)
+    shown = os.fsdecode(path if display is None else display)
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -58,25 +60,27 @@ def load_rule_file(
         # rg: a directory opens fine on Unix and fails on the first read, so the error is
         # tagged with line 1 (regression test r228).
         if report_io_errors:
-            messages.append(f"{display}: line 1: {os_error_text(err)}")
+            messages.append(f"{shown}: line 1: {os_error_text(err)}")
         return LoadedRules(EMPTY, "\n".join(messages))
     except OSError as err:
         if report_io_errors:
-            messages.append(f"{display}: {os_error_text(err)}")
+            messages.append(f"{shown}: {os_error_text(err)}")
         return LoadedRules(EMPTY, "\n".join(messages))
     lines, bad_line = read_rule_lines(data)
     rules, errors = compile_rules(lines, case_insensitive=case_insensitive)
     for number, err in errors:
-        messages.append(f"{display}: line {number}: {err}")
+        messages.append(f"{shown}: line {number}: {err}")
     if bad_line is not None:
         # rg: the invalid line is an I/O error. For a discovered file rg drops an error list
         # that holds nothing but one I/O error, and reports it alongside glob errors.
         if report_io_errors or messages:
-            messages.append(f"{display}: line {bad_line}: stream did not contain valid UTF-8")
+            messages.append(f"{shown}: line {bad_line}: stream did not contain valid UTF-8")
     return LoadedRules(rules, "\n".join(messages))
 
 
-def git_exclude_path(directory: bytes, dot_git_is_file: bool) -> bytes | None:
+def git_exclude_path(
+    directory: bytes, dot_git_is_file: bool, cwd: bytes | None = None
+) -> bytes | None:
     """Where ``info/exclude`` lives for a repository whose root is *directory*.
 
     For a ``.git`` directory it is ``.git/info/exclude``. For a ``.git`` file (a worktree) rg
@@ -91,6 +95,8 @@ def git_exclude_path(directory: bytes, dot_git_is_file: bool) -> bytes | None:
     if first is None or not first.startswith(b"gitdir: "):
         return None
     real_git_dir = first[len(b"gitdir: ") :]
+    if cwd is not None and not os.path.isabs(real_git_dir):
+        real_git_dir = _join(cwd, real_git_dir)
     commondir = _first_line(_join(real_git_dir, b"commondir"))
     if commondir is None:
         return None

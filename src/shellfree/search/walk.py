@@ -120,7 +120,10 @@ class Walker:
         environ: "dict[str, str] | os._Environ[str] | None" = None,
     ) -> None:
         self.options = options
-        self._cwd = os.fsencode(cwd if cwd is not None else os.getcwd())
+        # With *cwd*, relative paths are taken relative to it (an in-process caller must not
+        # chdir); printed paths stay as typed.
+        self._base = os.fsencode(cwd) if cwd is not None else None
+        self._cwd = self._base if self._base is not None else os.fsencode(os.getcwd())
         environ = os.environ if environ is None else environ
         overrides, errors = compile_rules(
             [g for g, _ in options.globs],
@@ -136,17 +139,18 @@ class Walker:
         self._global: RuleSet | None = None
         if options.ignore_vcs and options.ignore_global:
             path = global_excludes_path(environ)
-            if path is not None and os.path.isfile(path):
+            if path is not None and os.path.isfile(self._fs(path)):
                 # rg only logs problems with the global file at debug level.
                 self._global = load_rule_file(
-                    path, case_insensitive=options.ignore_file_case_insensitive
+                    self._fs(path), case_insensitive=options.ignore_file_case_insensitive
                 ).rules or None
         explicit = []
         for path in options.ignore_files:
             loaded = load_rule_file(
-                path,
+                self._fs(path),
                 case_insensitive=options.ignore_file_case_insensitive,
                 report_io_errors=True,
+                display=path,
             )
             if loaded.message:
                 self._startup_messages.append(WalkMessage(loaded.message, False))
@@ -171,6 +175,12 @@ class Walker:
         else:
             for root in roots:
                 yield from self._walk_root(root, strip_dot=False, built_by=built_by)
+
+    def _fs(self, path: bytes) -> bytes:
+        """The path to hand to the OS for *path* as typed or printed."""
+        if self._base is None or os.path.isabs(path):
+            return path
+        return join_path(self._base, path)
 
     # -- matching ----------------------------------------------------------------------------
     def _cwd_strip(self, path: bytes) -> bytes:
@@ -237,13 +247,16 @@ class Walker:
         def present(name: bytes) -> bool:
             if names is not None:
                 return name in names
-            return os.path.lexists(join_path(directory, name))
+            return os.path.lexists(self._fs(join_path(directory, name)))
 
         def load(name: bytes) -> RuleSet | None:
             if not present(name):
                 return None
+            shown = join_path(directory, name)
             loaded = load_rule_file(
-                join_path(directory, name), case_insensitive=opts.ignore_file_case_insensitive
+                self._fs(shown),
+                case_insensitive=opts.ignore_file_case_insensitive,
+                display=shown,
             )
             if loaded.message:
                 messages.append(WalkMessage(loaded.message, False))
@@ -255,18 +268,21 @@ class Walker:
         git_type = None
         if opts.require_git and (opts.ignore_vcs or opts.ignore_exclude) and present(b".git"):
             try:
-                git_type = os.stat(join_path(directory, b".git")).st_mode
+                git_type = os.stat(self._fs(join_path(directory, b".git"))).st_mode
             except OSError:
                 git_type = None
-        has_git = git_type is not None or (present(b".jj") and os.path.exists(join_path(directory, b".jj")))
+        has_git = git_type is not None or (
+            present(b".jj") and os.path.exists(self._fs(join_path(directory, b".jj")))
+        )
         exclude = None
         if opts.ignore_vcs and opts.ignore_exclude and present(b".git"):
-            exclude_path = git_exclude_path(
-                directory, dot_git_is_file=git_type is not None and stat.S_ISREG(git_type)
-            )
+            is_file = git_type is not None and stat.S_ISREG(git_type)
+            exclude_path = git_exclude_path(self._fs(directory), is_file, self._base)
             if exclude_path is not None and os.path.isfile(exclude_path):
                 loaded = load_rule_file(
-                    exclude_path, case_insensitive=opts.ignore_file_case_insensitive
+                    exclude_path,
+                    case_insensitive=opts.ignore_file_case_insensitive,
+                    display=git_exclude_path(directory, is_file) if self._base else None,
                 )
                 if loaded.message:
                     messages.append(WalkMessage(loaded.message, False))
@@ -317,10 +333,10 @@ class Walker:
         if not (opts.ignore_parent or opts.ignore_vcs):
             return None, []
         try:
-            absolute = os.fsencode(os.path.realpath(root, strict=True))
+            absolute = os.fsencode(os.path.realpath(self._fs(root), strict=True))
         except (OSError, TypeError):
             try:
-                absolute = os.fsencode(os.path.realpath(root))
+                absolute = os.fsencode(os.path.realpath(self._fs(root)))
                 if not os.path.exists(absolute):
                     return None, []
             except OSError:
@@ -381,7 +397,7 @@ class Walker:
             yield Haystack(root, explicit=True)  # standard input
             return
         try:
-            st = os.stat(root)  # a root is always followed, even a symlink
+            st = os.stat(self._fs(root))  # a root is always followed, even a symlink
         except OSError as err:
             yield self._io_error(root, err)
             return
@@ -392,7 +408,7 @@ class Walker:
         parent, messages = self._parent_nodes(root, offset, built_by)
         yield from messages
         try:
-            listing = self._list(root)
+            listing = self._list(self._fs(root))
         except OSError as err:
             yield self._io_error(root, err)
             return
@@ -437,7 +453,7 @@ class Walker:
             target = None
             try:
                 if follow and entry.is_symlink():
-                    target = os.stat(path)
+                    target = os.stat(self._fs(path))
                     is_dir = stat.S_ISDIR(target.st_mode)
                     is_file = stat.S_ISREG(target.st_mode)
                 else:
@@ -484,7 +500,7 @@ class Walker:
                 yield from messages
                 continue
             try:
-                child_listing = self._list(path)
+                child_listing = self._list(self._fs(path))
             except OSError as err:
                 yield self._io_error(path, err)
                 continue
