@@ -165,13 +165,12 @@ def our_result(pats, opts, data: bytes):
             line = bisect.bisect_right(starts, s)
             pieces = text[s:e].split("\n")
             for k, piece in enumerate(pieces):
-                if opts.crlf and piece.endswith("\r") and (k < len(pieces) - 1 or text[e:e + 1] == "\n"):
-                    piece = piece[:-1]   # rg --crlf prints a line piece without its \r\n
                 if piece:
                     out.append((line + k, piece.encode("utf-8", "surrogateescape")))
         return ("ok", sorted(out))
     lines = text.split("\n")[:-1]
     for no, line in enumerate(lines, 1):
+        line = cp.line_text(line + "\n")
         for s, e in cp.iter_spans(line, timeout=5):
             out.append((no, line[s:e].encode("utf-8", "surrogateescape")))
     return ("ok", sorted(out))
@@ -183,22 +182,22 @@ CRLF_LINES = {no for no, line in enumerate(HAYSTACK.split(b"\n"), 1) if line.end
 def normalize(result, pats, opts):
     """Hide the one printer quirk that is not about matching (documented in the report).
 
-    rg: with ``--crlf`` the -o printer re-finds matches on the line *without* its ``\\r\\n``; a
-    match found only at the end of ``foo\\r`` (an empty match after the ``\\r``) then prints as
-    the whole line ``foo``, and an empty match there is not printed. For such lines only "has a
-    match" is compared.
+    rg: with ``--crlf`` a line is found matching with its bare ``\\n`` kept (``-w '\\z'`` matches
+    ``foo\\n``), but the -o printer re-finds matches on the line without any terminator; when it
+    finds none it prints the whole line, and its count of empty matches differs. With ``--crlf``
+    only "which lines match" is compared.
     """
     if result[0] != "ok":
         return result
     # rg: in line mode \A and \z match at each line's start/end when rg looks for matching lines,
     # but the -o printer re-finds matches inside the buffer, where they do not; it then prints
     # the whole line. For those patterns only the matching lines are compared.
-    anchors = not opts.multiline and any("\\A" in p or "\\z" in p for p in pats)
-    if not anchors and (not opts.crlf or opts.multiline):
+    anchors = not opts.multiline and any("\\A" in p or "\\z" in p or "-m" in p for p in pats)
+    if not anchors and not opts.crlf:
         return result
     out, seen = [], set()
     for no, text in result[1]:
-        if anchors or no in CRLF_LINES:
+        if anchors or opts.crlf:
             if no not in seen:
                 seen.add(no)
                 out.append((no, b"<matched>"))

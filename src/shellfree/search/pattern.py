@@ -10,9 +10,10 @@ How the searcher must run :attr:`CompiledPattern.regex` (the contract the semant
 
 * Text is file bytes decoded as UTF-8 with ``errors="surrogateescape"``; invalid bytes arrive as
   U+DC80..U+DCFF and no class, ``.`` or negation ever matches them (as in rg).
-* Line mode (no ``-U``): run the regex on each line **without** its ``\\n``, keeping a ``\\r``:
-  ``$`` never matches before it, and with ``crlf=True`` the anchors treat ``\\r\\n`` (and a lone
-  ``\\r``) as a line end while classes never match ``\\r``, as rg's ``--crlf`` does.
+* Line mode (no ``-U``): run the regex on :meth:`CompiledPattern.line_text` of each line, i.e.
+  the line without its ``\\n`` (a ``\\r`` stays: ``$`` never matches before it). rg: with ``--crlf``
+  and a pattern using ``\\A``/``\\z`` (or ``(?-m)^``/``$``) rg matches line by line and strips only a
+  ``\\r\\n``, so a bare ``\\n`` stays (``--crlf 'foo\\z'`` matches ``foo\\r\\n``, not ``foo\\n``).
 * Multiline mode (``-U``): run it on the whole text; ``\\A``/``\\z`` are text start/end.
 * Iterate matches with :meth:`CompiledPattern.iter_spans`, which reproduces rg's byte-wise
   iteration (empty matches next to a match skipped, empty matches inside multi-byte characters).
@@ -20,6 +21,8 @@ How the searcher must run :attr:`CompiledPattern.regex` (the contract the semant
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from dataclasses import dataclass, field
 from typing import Iterator, Optional, Sequence
 
@@ -67,6 +70,13 @@ class CompiledPattern:
     matches_nothing: bool
     required_literals: Optional[tuple] = field(default=None)
     empty_inside_chars: bool = False   # see iter_spans: matches empty with no assertion involved
+    crlf_line_by_line: bool = False    # see line_text: --crlf with \A/\z in the pattern
+
+    def line_text(self, line: str) -> str:
+        """The text to run :attr:`regex` on for one line given *with* its terminator (line mode)."""
+        if self.crlf_line_by_line:
+            return line[:-2] if line.endswith("\r\n") else line
+        return line[:-1] if line.endswith("\n") else line
 
     def iter_spans(self, text: str, pos: int = 0, endpos: Optional[int] = None,
                    timeout: Optional[float] = None) -> Iterator[tuple]:
@@ -109,6 +119,19 @@ def _utf8_len(ch: str) -> int:
     if cp < 0x80 or 0xD800 <= cp <= 0xDFFF:   # a surrogate escape stands for one invalid byte
         return 1
     return 2 if cp < 0x800 else 3 if cp < 0x10000 else 4
+
+
+@contextlib.contextmanager
+def _deep_recursion():
+    # The regex module parses recursively (about five frames per group); rg allows 250 nested
+    # groups, which needs more than Python's default limit of 1000.
+    old = sys.getrecursionlimit()
+    if old < 20000:
+        sys.setrecursionlimit(20000)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
 
 
 def _escape(pattern: str) -> str:
@@ -186,6 +209,11 @@ def compile_patterns(patterns: Sequence[str], options: PatternOptions) -> Compil
         pats = [_escape(p) for p in pats]
     # rg: patterns are joined textually, so flags cannot leak and ")(" is accepted.
     joined = "|".join(f"(?:{p})" for p in pats)
+    with _deep_recursion():
+        return _compile(pats, joined, options)
+
+
+def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPattern:
     try:
         ast = S.parse(joined)
     except S.RegexSyntaxError as err:
@@ -205,9 +233,11 @@ def compile_patterns(patterns: Sequence[str], options: PatternOptions) -> Compil
             raise PatternError(err.message, joined) from None
         raise _parse_error(joined, S.RegexSyntaxError(err.message, err.span)) from None
     try:
-        compiled = T.compile_source(tr.source)
-    except regex.error:
+        with _deep_recursion():
+            compiled = T.compile_source(tr.source)
+    except (regex.error, OverflowError):
         # rg: only a pattern whose compiled size explodes gets here (e.g. a{4294967295}).
         raise PatternError("compiled regex exceeds size limit of 104857600", joined) from None
     return CompiledPattern(compiled, tr.source, tr.can_match_newline, insensitive, False,
-                           tr.required_literals, tr.empty_inside_chars)
+                           tr.required_literals, tr.empty_inside_chars,
+                           options.crlf and not options.multiline and tr.text_anchors)

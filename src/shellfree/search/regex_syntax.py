@@ -826,10 +826,17 @@ def _span(node) -> Span:
 
 
 def _check_nesting(ast) -> None:
-    """rg: depth counts groups, repetitions, alternations, concatenations and class nesting."""
+    """rg: depth counts groups, repetitions, alternations, concatenations and nested classes.
+
+    A one-item class union is not a level of its own (regex-syntax stores the item itself), so
+    ``[[[a]]]`` nests three deep; 250 levels are allowed, counting the ``(?:…)`` rg wraps around.
+    """
     stack = [(ast, 1)]
     while stack:
         node, depth = stack.pop()
+        if isinstance(node, ClassUnion) and len(node.items) == 1:
+            stack.append((node.items[0], depth))
+            continue
         if isinstance(node, (Group, Repetition, Alternation, Concat, ClassBracketed, ClassUnion,
                              ClassBinaryOp)):
             if depth > NEST_LIMIT:

@@ -61,6 +61,7 @@ class Translation:
     can_match_newline: bool
     required_literals: Optional[tuple]
     empty_inside_chars: bool
+    text_anchors: bool
 
 
 # -- HIR ----------------------------------------------------------------------------------------
@@ -370,12 +371,12 @@ class _Emitter:
         if k == "start_line_crlf":
             # rg (?R): after \n, or after a \r not followed by \n (never between \r and \n).
             if self.line_mode:
-                # The line's \n was cut off: the end of the text stands for it.
-                return "(?:\\A|(?<=\\r)(?!\\Z))"
+                # rg searches the buffer: the end of a line's text is followed by its \n.
+                return "(?:\\A|(?<=\\n)|(?<=\\r)(?!\\n|\\Z))"
             return "(?:\\A|(?<=\\n)|(?<=\\r)(?!\\n))"
         if k == "end_line_crlf":
             if self.line_mode:
-                return "(?:(?=\\r)|\\Z(?<!\\r))"
+                return "(?:(?=\\r)|(?<!\\r)(?=\\n)|\\Z(?<!\\r))"
             return "(?:\\Z|(?=\\r)|(?<!\\r)(?=\\n))"
         w = self.word_class(h.unicode)
         x = self.word_or_invalid(h.unicode) if h.unicode else w
@@ -523,8 +524,9 @@ def translate(ast, opts: TranslateOptions) -> Translation:
         req = _required(hir)
         if req and all(req):
             required = tuple(sorted(req))
+    anchors = any(isinstance(n, HLook) and n.kind in ("start_text", "end_text") for n in _walk(hir))
     return Translation(source, opts.multiline and _can_match(hir, 0x0A), required,
-                       _nullable_without_looks(hir))
+                       _nullable_without_looks(hir), anchors)
 
 
 def analyze_case(ast) -> tuple:

@@ -1,0 +1,24 @@
+"""A catastrophic-backtracking pattern that Rust accepts is stopped by regex's ``timeout=``.
+
+rg's engines are linear-time; the ``regex`` module backtracks. The searcher passes a timeout and
+turns the module's ``TimeoutError`` into an error naming the file; this shows the mechanism holds
+on a 1 MB line (regex checks its clock only now and then, so it overshoots the 2 s a little).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from shellfree.search.pattern import PatternOptions, compile_patterns
+
+
+@pytest.mark.parametrize("pattern", ["(x+x+)+y", "(a|aa)*b"])
+def test_timeout_stops_backtracking(pattern):
+    cp = compile_patterns([pattern], PatternOptions())
+    line = pattern[1] * 1_000_000 + "!" + pattern[-1]   # the required literal is present, late
+    start = time.monotonic()
+    with pytest.raises(TimeoutError):
+        list(cp.iter_spans(line, timeout=2))
+    assert time.monotonic() - start < 5
