@@ -16,7 +16,7 @@ from shellfree.search.glob import glob_to_regex, parse_glob
 
 def matches(glob: str, path: str, *, unclosed_ok: bool = False) -> bool:
     body = glob_to_regex(parse_glob(glob, allow_unclosed_class=unclosed_ok))
-    return re.fullmatch(body.encode("ascii"), path.encode("utf-8")) is not None
+    return re.fullmatch(body.encode("ascii"), path.encode("utf-8"), re.DOTALL) is not None
 
 
 class TestParseErrors:

@@ -305,3 +305,8 @@ class TestRegressionsFromTheHarness:
         make({"ok": "x", "b": "x"})
         ours, theirs = check(reference_rg, [], ["b"], stderr_empty=False)
         assert ours[1] == theirs[1]
+
+    def test_glob_dot_matches_newline_in_names(self, isolated, reference_rg):
+        # seed 1001517: globset compiles with dot-matches-newline, so "**" matches "a\nb".
+        make({".git/": None, ".gitignore": "/x/**\n", "x/new\nline": "", "keep": ""})
+        check(reference_rg, [], ["keep"])

@@ -280,9 +280,10 @@ def _tokens_to_regex(tokens: tuple[Token, ...]) -> str:
 def glob_to_regex(parsed: GlobTokens) -> str:
     """Return the body of a regex (no anchors) that matches what *parsed* matches.
 
-    The caller anchors it (``fullmatch``) and compiles it as a bytes pattern without
-    ``re.DOTALL`` (``.`` in globset's regex does not match a newline either) and, for
-    case-insensitive globs, with ``re.IGNORECASE`` (ASCII-only on bytes, like rg's ``(?-u)(?i)``).
+    The caller anchors it (``fullmatch``) and compiles it as a bytes pattern with
+    ``re.DOTALL`` (globset builds its regexes with dot-matches-newline: ``**`` matches a file
+    name holding a newline — parity seed 1001517) and, for case-insensitive globs, with
+    ``re.IGNORECASE`` (ASCII-only on bytes, like rg's ``(?-u)(?i)``).
     """
     tokens = parsed.tokens
     if tokens == ((RECURSIVE_PREFIX, None),):

@@ -107,7 +107,7 @@ def read_rule_lines(data: bytes) -> tuple[list[str], int | None]:
 
 def _class_can_match_slash(payload: tuple) -> bool:
     regex = glob_to_regex(GlobTokens("", ((CLASS, payload),)))
-    return re.fullmatch(regex.encode("ascii"), b"/") is not None
+    return re.fullmatch(regex.encode("ascii"), b"/", re.DOTALL) is not None
 
 
 def _only_looks_at_basename(tokens: Iterable[tuple]) -> bool:
@@ -245,7 +245,7 @@ def compile_rules(
     """
     rules: list[Rule] = []
     errors: list[tuple[int, GlobError]] = []
-    flags = re.IGNORECASE if case_insensitive else 0
+    flags = re.DOTALL | (re.IGNORECASE if case_insensitive else 0)
     for number, line in enumerate(lines, 1):
         line_ci = bool(per_line_case_insensitive and per_line_case_insensitive[number - 1])
         parsed_line = _parse_line(line)
@@ -270,7 +270,7 @@ def compile_rules(
 def _assemble(rules: list[Rule], case_insensitive: bool) -> RuleSet:
     if not rules:
         return EMPTY
-    flags = re.IGNORECASE if case_insensitive else 0
+    flags = re.DOTALL | (re.IGNORECASE if case_insensitive else 0)
 
     def combined(kind: str) -> "re.Pattern[bytes] | None":
         bodies = [r.regex.pattern for r in rules if r.kind == kind]  # type: ignore[union-attr]
