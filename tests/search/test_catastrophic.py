@@ -14,10 +14,10 @@ import pytest
 from shellfree.search.pattern import PatternOptions, compile_patterns
 
 
-@pytest.mark.parametrize("pattern", ["(x+x+)+y", "(a|aa)*b"])
-def test_timeout_stops_backtracking(pattern):
-    cp = compile_patterns([pattern], PatternOptions())
-    line = pattern[1] * 1_000_000 + "!" + pattern[-1]   # the required literal is present, late
+def test_timeout_stops_backtracking():
+    # Measured idle: about 4 s for timeout=2 (the module overshoots); rg needs microseconds.
+    cp = compile_patterns(["(x+x+)+y"], PatternOptions())
+    line = "x" * 1_000_000 + "!y"   # the required literal is present, so no quick rejection
     start = time.monotonic()
     with pytest.raises(TimeoutError):
         list(cp.iter_spans(line, timeout=2))
