@@ -518,7 +518,9 @@ def translate(ast, opts: TranslateOptions) -> Translation:
     elif opts.word:
         hir = HConcat((HLook("word_start_half", opts.unicode), hir,
                        HLook("word_end_half", opts.unicode)))
-    source = "(?-f)" + _Emitter(not opts.multiline).emit(hir)
+    # rg: only under --crlf does the end of a line's text behave as "followed by its \n" for (?R)
+    # anchors; an inline (?R) without --crlf sees the line as cut at its \n.
+    source = "(?-f)" + _Emitter(not opts.multiline and opts.crlf).emit(hir)
     required = None
     if not opts.case_insensitive:
         req = _required(hir)
