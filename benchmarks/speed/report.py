@@ -77,6 +77,15 @@ def render_markdown(result: dict[str, Any]) -> str:
         f"- rounds {meta['rounds']} (interleaved, shuffled per round, seed {meta['seed']}); "
         f"load average (1/5/15 min) at start {_load(meta['load_start'])}, at end {_load(meta['load_end'])}",
         "- stdout of timed runs: a pipe drained by the harness; stdin /dev/null; RIPGREP_CONFIG_PATH unset",
+    ]
+    busiest = max(meta["load_start"][0], meta["load_end"][0])
+    if busiest > (meta["machine"]["usable_cpus"] or 1):
+        # Other work competed for the CPUs: every wall time is inflated and rg's threads gain less.
+        lines.append(
+            f"- **busy machine**: a 1-minute load of {busiest:.1f} on {meta['machine']['usable_cpus']} CPUs; "
+            "wall times are inflated and noisy, the CPU-time ratios are the steadier ones"
+        )
+    lines += [
         "",
         "Cells: **median wall time · median per-round ratio to rg-j1 / to rg**. "
         "`mismatch` / `error` / `timeout`: the candidate's output differed from rg's, it failed, "
