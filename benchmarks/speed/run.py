@@ -112,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.localtime()
     out_dir = args.out or report.REPO_ROOT / "benchmarks" / "results" / f"speed-{time.strftime('%Y-%m-%d', started)}"
-    stem = f"{time.strftime('%H%M%S', started)}-{'-'.join(corpus_names)}"
+    # The candidate's label is in the name so a self-test run (rg against rg) is not mistaken for shellfree's.
+    stem = f"{time.strftime('%H%M%S', started)}-{label}-{'-'.join(corpus_names)}"
     result: dict[str, Any] = {
         "meta": {
             "argv": sys.argv if argv is None else argv,
