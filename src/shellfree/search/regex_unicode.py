@@ -134,42 +134,22 @@ def members(cls, candidates: Iterable[int]) -> list:
 # -- case folding -------------------------------------------------------------------------------
 
 @functools.lru_cache(maxsize=1)
-def _cased() -> tuple:
-    """Every code point whose simple-folding orbit (in ``regex``'s data) has more than one member."""
-    text = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
-    # Changes_When_Casemapped covers every member of a non-trivial simple-folding orbit.
-    found = regex.findall(r"[\p{CWCM}\p{CWCF}]", text)
-    return tuple(sorted({ord(c) for c in found}))
+def _orbits() -> dict:
+    """Code point → its orbit, for every code point with a case partner in rg's tables.
+
+    The orbits were measured from rg 15.1 (scripts/gen_casefold_table.py): deriving them from
+    the ``regex`` module's data at run time took about a second and gave Unicode 17's answer,
+    corrected by hand for the dotted/dotless i and the code points new in Unicode 17.
+    """
+    from shellfree.search.regex_casefold_table import ORBITS
+
+    return {cp: orb for orb in ORBITS for cp in orb}
 
 
 @functools.lru_cache(maxsize=1)
-def _orbits() -> dict:
-    cased = _cased()
-    text = "".join(chr(c) for c in cased)
-    table: dict = {}
-    for cp in cased:
-        if cp in table:
-            continue
-        # V0 + IGNORECASE is simple case folding in the regex module.
-        found = {ord(m) for m in regex.findall(regex.escape(chr(cp)), text,
-                                               flags=regex.IGNORECASE | regex.V0)}
-        found.add(cp)
-        orb = tuple(sorted(c for c in found if not _is_new(c) or c == cp))
-        for c in found:
-            table.setdefault(c, orb)
-    # rg: Unicode 16 simple folding keeps the dotted/dotless i apart (i ~ I only, İ and ı alone);
-    # the regex module also relates I~ı and i~İ.
-    for c in (0x49, 0x69):
-        table[c] = (0x49, 0x69)
-    table[0x130] = (0x130,)
-    table[0x131] = (0x131,)
-    # A code point new in Unicode 17 has no case partner in rg's tables.
-    for c in list(table):
-        if _is_new(c):
-            table[c] = (c,)
-        else:
-            table[c] = tuple(x for x in table[c] if not _is_new(x))
-    return table
+def _cased() -> tuple:
+    """Every code point whose simple-folding orbit has more than one member."""
+    return tuple(sorted(_orbits()))
 
 
 def orbit(cp: int, unicode: bool = True) -> tuple:
@@ -453,12 +433,8 @@ def regex_fold_agrees(cp: int) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def _NEW_PARTNERS() -> frozenset:
-    """Code points whose regex-module orbit includes a code point new in Unicode 17."""
-    cased = _cased()
-    text = "".join(chr(c) for c in cased)
-    out = set()
-    for cp in cased:
-        if _is_new(cp):
-            for m in regex.findall(regex.escape(chr(cp)), text, flags=regex.IGNORECASE | regex.V0):
-                out.add(ord(m))
-    return frozenset(out)
+    """Code points whose regex-module orbit includes a code point new in Unicode 17
+    (precomputed by scripts/gen_casefold_table.py)."""
+    from shellfree.search.regex_casefold_table import REGEX_NEW_PARTNERS
+
+    return REGEX_NEW_PARTNERS

@@ -1,6 +1,6 @@
 """Regenerate :mod:`shellfree.search.regex_unicode_tables` by probing the reference rg 15.1.
 
-Development tool, never imported at run time: ``python -m shellfree.search.regex_unicode_gen``.
+Development tool, never imported at run time: ``python scripts/gen_unicode_tables.py``.
 It writes one line per Unicode scalar value (except ``\\n``) to a temporary file, asks rg which
 lines ``^\\p{…}$`` matches for every property name the ``regex`` module knows (and which names rg
 accepts or rejects, with which message), compares with the ``regex`` module's own sets and writes
@@ -21,7 +21,9 @@ import regex
 import regex._regex as _regex_c
 
 RG = os.path.join(sysconfig.get_path("scripts"), "rg")
-OUT = os.path.join(os.path.dirname(__file__), "regex_unicode_tables.py")
+OUT = os.path.join(
+    os.path.dirname(__file__), os.pardir, "src", "shellfree", "search", "regex_unicode_tables.py"
+)
 PAIRS = {"GC": "gc", "SC": "sc", "SCX": "scx", "GCB": "gcb", "WB": "wb", "SB": "sb"}
 
 
