@@ -1,6 +1,7 @@
 """The ``shellfree`` command: subcommands are glue over the library's public API.
 
 ``shellfree rg ARGS…`` behaves like ripgrep 15.1 for the flags shellfree implements.
+``shellfree call TOOL [JSON]`` runs one file tool (``FileTools.call``) and prints its JSON text.
 """
 
 from __future__ import annotations
@@ -12,10 +13,14 @@ __all__ = ["main"]
 
 _USAGE = """\
 usage: shellfree rg [RG FLAGS] [PATTERN] [PATH ...]
+       shellfree call [--root DIR] TOOL [JSON | -]
        shellfree --version
 
 Subcommands:
   rg      ripgrep-compatible search in pure Python (piped output byte-identical to rg 15.1)
+  call    run one agent file tool, e.g. call search_files '{"pattern": "TODO"}'; the JSON
+          arguments come from stdin when omitted or "-"; --root is the task directory
+          (default: the current directory)
 """
 
 
@@ -49,8 +54,33 @@ def main(argv: list[str] | None = None) -> int:
             _silence_stdout()
             return 0
         return status
+    if command == "call":
+        return _call(rest)
     sys.stderr.write(f"shellfree: unknown command {command!r}\n\n{_USAGE}")
     return 2
+
+
+def _call(argv: list[str]) -> int:
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(prog="shellfree call")
+    parser.add_argument("--root", default=None, help="task directory (default: cwd)")
+    parser.add_argument("tool")
+    parser.add_argument("arguments", nargs="?", default="-")
+    options = parser.parse_args(argv)
+    raw = sys.stdin.read() if options.arguments == "-" else options.arguments
+    try:
+        arguments = json.loads(raw) if raw.strip() else {}
+    except json.JSONDecodeError as err:
+        sys.stderr.write(f"shellfree call: the arguments are not JSON: {err}\n")
+        return 2
+    from shellfree import FileTools
+
+    tools = FileTools(root=options.root if options.root is not None else os.getcwd())
+    # UTF-8 whatever the locale: the text is JSON with non-ASCII kept (ensure_ascii=False).
+    sys.stdout.buffer.write((tools.call(options.tool, arguments) + "\n").encode("utf-8", "replace"))
+    return 0
 
 
 def _silence_stdout() -> None:

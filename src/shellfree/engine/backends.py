@@ -1,0 +1,246 @@
+"""Run one rg command line and hand back its raw output: the search boundary of the tools.
+
+The tool flow builds rg argument lists (as Hermes builds its shell commands, §5.4/§5.5) and a
+backend runs them. :class:`InProcessBackend` runs shellfree's own rg in this process and is the
+default; :class:`RgBackend` runs a real ``rg`` binary and exists for parity runs. Both return an
+:class:`RgRun`, and everything after this point is shared, so equal bytes give equal JSON.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+__all__ = ["Backend", "InProcessBackend", "RgBackend", "RgRun", "make_backend"]
+
+_READ_CHUNK = 1 << 16
+
+
+@dataclass(frozen=True, slots=True)
+class RgRun:
+    """The raw outcome of one rg command line.
+
+    *line_capped* means stdout was cut after the requested number of lines because more
+    followed (rg was stopped, like ``| head -n`` stops it); *timed_out* means the deadline
+    passed and stdout holds what was printed until then.
+    """
+
+    stdout: bytes
+    stderr: bytes
+    status: int
+    timed_out: bool = False
+    line_capped: bool = False
+
+
+class Backend(Protocol):
+    """Something that runs an rg argument list (without the program name) in a directory."""
+
+    name: str
+
+    def run(self, argv: Sequence[str], cwd: str, *, max_lines: int | None = None,
+            timeout: float | None = None) -> RgRun:
+        """Runs ``rg ARGV`` with *cwd* as working directory; at most *max_lines* of stdout are
+        kept (then ``line_capped``), and the run stops after *timeout* seconds."""
+        ...
+
+    def version(self) -> tuple[int, ...] | None:
+        """The rg version this backend behaves as, or None if it cannot tell."""
+        ...
+
+
+class _Stop(Exception):
+    """Raised inside the in-process rg to stop it, like a closed pipe stops the real one."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _CappedStdout(io.RawIOBase):
+    """A stdout that keeps at most *max_lines* lines and stops rg at a deadline.
+
+    EDGE CASE: the deadline is only checked when rg writes, so a search that prints nothing
+    runs to its end; the per-file regex budget of the engine still bounds pathological
+    patterns.
+    """
+
+    def __init__(self, max_lines: int | None, deadline: float | None) -> None:
+        super().__init__()
+        self._chunks: list[bytes] = []
+        self._lines = 0
+        self._max_lines = max_lines
+        self._deadline = deadline
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        data = bytes(data)
+        self._chunks.append(data)
+        self._lines += data.count(b"\n")
+        if self._max_lines is not None and self._lines >= self._max_lines:
+            joined = b"".join(self._chunks)
+            cut = _end_of_line(joined, self._max_lines)
+            if cut < len(joined):
+                self._chunks = [joined[:cut]]
+                raise _Stop("lines")
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            raise _Stop("timeout")
+        return len(data)
+
+    def getvalue(self) -> bytes:
+        return b"".join(self._chunks)
+
+
+def _end_of_line(data: bytes, count: int) -> int:
+    """The offset just after the *count*-th newline of *data* (len(data) if there are fewer)."""
+    pos = -1
+    for _ in range(count):
+        pos = data.find(b"\n", pos + 1)
+        if pos < 0:
+            return len(data)
+    return pos + 1
+
+
+class InProcessBackend:
+    """shellfree's own rg (:func:`shellfree.rgcli.run.run`), run in this process.
+
+    It never changes the process's working directory: relative paths are taken from *cwd*.
+    """
+
+    name = "inprocess"
+
+    def run(self, argv: Sequence[str], cwd: str, *, max_lines: int | None = None,
+            timeout: float | None = None) -> RgRun:
+        from shellfree.rgcli.run import run  # the engine loads only when a search runs
+
+        deadline = None if timeout is None else time.monotonic() + timeout
+        stdout = _CappedStdout(max_lines, deadline)
+        stderr = io.BytesIO()
+        args = [os.fsencode(a) for a in argv]
+        try:
+            status = run(args, stdout, stderr, None, cwd=cwd)
+        except _Stop as stop:
+            if stop.reason == "timeout":
+                return RgRun(stdout.getvalue(), stderr.getvalue(), 124, timed_out=True)
+            return RgRun(stdout.getvalue(), stderr.getvalue(), 0, line_capped=True)
+        return RgRun(stdout.getvalue(), stderr.getvalue(), status)
+
+    def version(self) -> tuple[int, ...] | None:
+        return (15, 1, 0)  # shellfree rg follows ripgrep 15.1.0
+
+    def __repr__(self) -> str:
+        return "InProcessBackend()"
+
+
+_VERSION_LINE = re.compile(rb"^ripgrep (\d+)\.(\d+)\.(\d+)")
+
+
+class RgBackend:
+    """A real ``rg`` subprocess, for parity runs: same argument lists, same pipeline after.
+
+    *rg_path* defaults to ``rg`` on ``PATH``. The child gets ``stdin=/dev/null``, the tree root
+    as working directory and the environment without ``RIPGREP_CONFIG_PATH`` (so a user's rg
+    config cannot change the flags the contract fixes).
+    """
+
+    name = "rg"
+
+    def __init__(self, rg_path: str | None = None) -> None:
+        path = rg_path or shutil.which("rg")
+        if not path:
+            raise FileNotFoundError("backend='rg' needs an rg binary: none found on PATH")
+        self.rg_path = path
+        self._version: tuple[int, ...] | None = None
+
+    def __repr__(self) -> str:
+        return f"RgBackend(rg_path={self.rg_path!r})"
+
+    def version(self) -> tuple[int, ...] | None:
+        if self._version is None:
+            proc = subprocess.run([self.rg_path, "--version"], stdin=subprocess.DEVNULL,
+                                  capture_output=True, timeout=60, check=False)
+            found = _VERSION_LINE.match(proc.stdout)
+            self._version = tuple(int(g) for g in found.groups()) if found else ()
+        return self._version or None
+
+    def run(self, argv: Sequence[str], cwd: str, *, max_lines: int | None = None,
+            timeout: float | None = None) -> RgRun:
+        # stderr goes to a file so a chatty rg can never block on a full pipe while we read.
+        with tempfile.TemporaryFile() as err:
+            proc = subprocess.Popen(
+                [self.rg_path, *argv], cwd=cwd, stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=err, env=_child_env(),
+            )
+            expired = threading.Event()
+
+            def kill_late() -> None:
+                expired.set()
+                proc.kill()
+
+            timer = threading.Timer(timeout, kill_late) if timeout is not None else None
+            if timer is not None:
+                timer.start()
+            try:
+                stdout, capped = _read_lines(proc, max_lines)
+                status = proc.wait()
+            finally:
+                if timer is not None:
+                    timer.cancel()
+            err.seek(0)
+            stderr = err.read()
+        if capped:
+            return RgRun(stdout, stderr, 0, line_capped=True)
+        if expired.is_set():
+            return RgRun(stdout, stderr, 124, timed_out=True)
+        return RgRun(stdout, stderr, status)
+
+
+def _child_env() -> dict[str, str]:
+    # Read at each run, like the in-process engine reads $HOME for global git excludes.
+    return {k: v for k, v in os.environ.items() if k != "RIPGREP_CONFIG_PATH"}
+
+
+def _read_lines(proc: subprocess.Popen, max_lines: int | None) -> tuple[bytes, bool]:
+    """Reads the child's stdout to the end, or until it has more than *max_lines* lines (then
+    kills it and returns the first *max_lines* lines and True)."""
+    assert proc.stdout is not None
+    chunks: list[bytes] = []
+    lines = 0
+    fd = proc.stdout.fileno()
+    while True:
+        chunk = os.read(fd, _READ_CHUNK)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        lines += chunk.count(b"\n")
+        if max_lines is not None and lines >= max_lines:
+            joined = b"".join(chunks)
+            cut = _end_of_line(joined, max_lines)
+            if cut < len(joined):
+                proc.kill()
+                proc.stdout.close()
+                return joined[:cut], True
+            chunks = [joined]
+    proc.stdout.close()
+    data = b"".join(chunks)
+    return data, False
+
+
+def make_backend(backend: str | Backend, rg_path: str | None = None) -> Backend:
+    """The backend named *backend* (``"inprocess"`` or ``"rg"``), or *backend* itself."""
+    if not isinstance(backend, str):
+        return backend
+    if backend == "inprocess":
+        return InProcessBackend()
+    if backend == "rg":
+        return RgBackend(rg_path)
+    raise ValueError(f"unknown backend {backend!r}; expected 'inprocess' or 'rg'")

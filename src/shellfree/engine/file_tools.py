@@ -1,0 +1,138 @@
+"""``FileTools``: one agent task's file tools, with the state they share between calls.
+
+Create one per agent task, call the tools as methods (``ft.search_files(...)``) or by name with
+the agent's arguments (``ft.call("search_files", {...})``), and every call returns the JSON text
+the agent receives. Per-task state (the loop guard shared by read_file and search_files, the
+"not found" cache) lives in the object, so two tasks never share anything.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, Callable, Iterable, Mapping
+
+from shellfree.engine import messages
+from shellfree.engine.backends import Backend, make_backend
+from shellfree.engine.envelope import MAX_RESULT_CHARS, tool_error
+from shellfree.engine.policy import ReadPolicy, default_hermes_home
+from shellfree.engine.search_files import search_files
+from shellfree.engine.search_flow import SearchLimits, SearchRunner
+from shellfree.engine.search_request import SearchRequest
+from shellfree.engine.state import TaskState
+
+__all__ = ["FileTools"]
+
+SEARCH_FILES_PARAMETERS = ("pattern", "target", "path", "file_glob", "limit", "offset",
+                           "output_mode", "context", "order")
+"""The schema's parameter names (§5.1); other keys an agent sends are ignored, as in Hermes."""
+
+
+class FileTools:
+    """The file tools of one agent task.
+
+    *root* is the task's working directory: relative paths resolve against it and searches run
+    in it. *backend* is ``"inprocess"`` (default: shellfree's own rg, no subprocess), ``"rg"`` (a
+    real rg binary at *rg_path* or on ``PATH``, for parity runs) or a backend object.
+    *hermes_home* is the Hermes directory (or several: the active profile home and the Hermes
+    root) whose credential files are never read or listed; default ``~/.hermes``. *clock* gives
+    monotonic seconds to the "not found" cache. *max_result_lines* caps the output lines a
+    search collects; *max_result_chars* caps the size of a returned JSON text.
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str] = ".",
+        *,
+        backend: str | Backend = "inprocess",
+        rg_path: str | None = None,
+        hermes_home: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        max_result_lines: int = 100_000,
+        max_result_chars: int = MAX_RESULT_CHARS,
+        timeout: float = 60.0,
+    ) -> None:
+        self.root = os.path.abspath(os.fspath(root))
+        self.backend = make_backend(backend, rg_path)
+        if hermes_home is None:
+            homes: list[str | os.PathLike[str]] = [default_hermes_home()]
+        elif isinstance(hermes_home, (str, os.PathLike)):
+            homes = [hermes_home]
+        else:
+            homes = list(hermes_home)
+        self.policy = ReadPolicy(homes)
+        self.state = TaskState(clock)
+        self.max_result_chars = max_result_chars
+        self._search = SearchRunner(
+            self.backend, self.root,
+            SearchLimits(max_result_lines=max_result_lines, timeout=timeout),
+        )
+        self._tools: dict[str, Callable[[Mapping[str, Any]], str]] = {
+            "search_files": self._call_search_files,
+        }
+
+    def __repr__(self) -> str:
+        return f"FileTools(root={self.root!r}, backend={self.backend!r})"
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        """The tools :meth:`call` dispatches to."""
+        return tuple(self._tools)
+
+    # -- the tools --------------------------------------------------------------------------
+
+    def search_files(
+        self,
+        pattern: Any = "",
+        target: Any = "content",
+        path: Any = ".",
+        file_glob: Any = None,
+        limit: Any = 50,
+        offset: Any = 0,
+        output_mode: Any = "content",
+        context: Any = 0,
+        order: Any = "discovery",
+    ) -> str:
+        """Search file contents (``target="content"``) or file names (``target="files"``).
+
+        Returns the contract's JSON text (§5): ``total_count`` and ``matches`` (or the
+        path-grouped ``matches_text`` from 5 matches on), ``files`` or ``counts``, with
+        ``truncated``/``_hint`` when more results exist. Never raises for a bad argument or a
+        failed search: the JSON then has an ``error``.
+        """
+        try:
+            request = SearchRequest.from_arguments(pattern, target, path, file_glob, limit,
+                                                   offset, output_mode, context, order)
+            return search_files(request, runner=self._search, state=self.state,
+                                policy=self.policy, max_result_chars=self.max_result_chars)
+        except Exception as error:  # Hermes: any exception in a handler becomes tool_error
+            return tool_error(str(error))
+
+    def call(self, name: str, args: Mapping[str, Any] | None = None) -> str:
+        """Run the tool *name* with the agent's *args* and return its JSON text.
+
+        A name that is not one of these file tools counts as another tool having run: the loop
+        guard and "not found" cache are reset (Hermes' dispatcher hook, §7), and the result is
+        an error naming the available tools.
+        """
+        handler = self._tools.get(name)
+        if handler is None:
+            self.notify_other_tool_call()
+            return tool_error(messages.UNKNOWN_TOOL.format(
+                name=name, available=", ".join(self._tools)))
+        if args is None:
+            args = {}
+        if not isinstance(args, Mapping):
+            return tool_error(messages.BAD_ARGUMENTS.format(name=name, kind=type(args).__name__))
+        return handler(args)
+
+    def notify_other_tool_call(self) -> None:
+        """Tell the file tools that the agent ran some other tool (Hermes'
+        ``notify_other_tool_call``, §1.6): the consecutive-call counters restart and cached
+        "not found" answers are dropped. An agent loop that calls tools itself must call this
+        for every non-file tool, or the loop guard fires across unrelated turns."""
+        self.state.notify_other_tool_call()
+
+    def _call_search_files(self, args: Mapping[str, Any]) -> str:
+        known = {k: args[k] for k in SEARCH_FILES_PARAMETERS if k in args}
+        return self.search_files(**known)

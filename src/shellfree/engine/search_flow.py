@@ -1,0 +1,129 @@
+"""The file-ops layer of search_files: from a request to a :class:`SearchResult` (§5.3–§5.5).
+
+:class:`SearchRunner` checks the order, finds the roots (or says "Path not found"), builds the
+rg command lines, runs them on its backend, parses the output, adds the multiline, probe,
+multi-root and macOS warnings. The tool layer (:mod:`shellfree.engine.search_files`) wraps it
+with the guards, the deny-list filter and redaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from shellfree.engine import messages
+from shellfree.engine.backends import Backend, RgRun
+from shellfree.engine.results import SearchResult
+from shellfree.engine.rg_commands import (
+    content_command,
+    file_glob_for_pattern,
+    files_command,
+    wants_newline,
+)
+from shellfree.engine.search_output import parse_files_output, parse_search_output
+from shellfree.engine.search_probes import zero_match_warning
+from shellfree.engine.search_request import SearchRequest
+from shellfree.engine.search_roots import Protected, macos_protected, path_not_found, search_roots
+from shellfree.engine.text_decoding import LineDecoder
+
+__all__ = ["SearchLimits", "SearchRunner"]
+
+FILE_ORDERS = ("discovery", "modified")
+MODIFIED_ORDER_MIN_RG = (14,)
+"""``--sortr=modified`` needs ripgrep 14 or newer (§5.5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchLimits:
+    """Bounds of one search.
+
+    *max_result_lines* caps how many output lines are collected; past it ``total_count`` is a
+    lower bound. *timeout* and *probe_timeout* are Hermes' 60 s and 30 s.
+    """
+
+    max_result_lines: int = 100_000
+    timeout: float = 60.0
+    probe_timeout: float = 30.0
+
+
+class SearchRunner:
+    """Runs searches for one task root on one backend."""
+
+    def __init__(self, backend: Backend, root: str, limits: SearchLimits) -> None:
+        self.backend = backend
+        self.root = root
+        self.limits = limits
+
+    def __repr__(self) -> str:
+        return f"SearchRunner(backend={self.backend!r}, root={self.root!r})"
+
+    def _rg(self, argv: Sequence[str], timeout: float) -> RgRun:
+        return self.backend.run(argv, self.root, max_lines=self.limits.max_result_lines,
+                                timeout=timeout)
+
+    def search(self, request: SearchRequest) -> SearchResult:
+        """Hermes ``file_ops.search`` (§5.3)."""
+        if request.is_file_search and request.order not in FILE_ORDERS:
+            return SearchResult(error=messages.INVALID_ORDER.format(order=request.order))
+        roots = search_roots(request.path, self.root)
+        if roots is None:
+            return path_not_found(request.path, self.root)
+        protected = macos_protected(roots.paths, self.root)
+        if request.is_file_search:
+            result = self._files(request, roots.paths, protected)
+        else:
+            result = self._content(request, roots.paths, protected,
+                                   probe=roots.multi_warning is None)
+        if result.error:
+            return result
+        if roots.multi_warning is not None:
+            # Hermes: the multi-root warning replaces per-root ones (multiline note, probes).
+            result = replace(result, warning=roots.multi_warning)
+        if protected.warning is not None:
+            result = result.with_warning(protected.warning)
+        return result
+
+    def _content(self, request: SearchRequest, paths: tuple[str, ...], protected: Protected,
+                 *, probe: bool) -> SearchResult:
+        """Content search (§5.4). Fixed defect: the roots of a multi-root path string are
+        searched in one run, so pagination covers them together instead of per root."""
+        multiline = wants_newline(request.pattern)
+        argv = content_command(
+            request.pattern, paths, output_mode=request.output_mode, context=request.context,
+            multiline=multiline, file_glob=request.file_glob, exclude_globs=protected.globs,
+        )
+        decoder = LineDecoder(self.root)
+        result = parse_search_output(
+            self._rg(argv, self.limits.timeout), output_mode=request.output_mode,
+            limit=request.limit, offset=request.offset, context=request.context, decoder=decoder,
+        )
+        if result.error:
+            return result
+        if multiline and request.output_mode != "count":
+            # Hermes: count output drops the warning; content and files_only keep it.
+            result = result.with_warning(messages.MULTILINE_ENABLED)
+        if probe and result.is_empty:
+            warning = zero_match_warning(
+                request.pattern, paths[0], request.file_glob,
+                lambda probe_argv: self._rg(probe_argv, self.limits.probe_timeout), decoder,
+            )
+            if warning is not None:
+                result = result.with_warning(warning)
+        return result
+
+    def _files(self, request: SearchRequest, paths: tuple[str, ...],
+               protected: Protected) -> SearchResult:
+        """File-name search (§5.5): one ``rg --files`` over every root."""
+        if not paths:
+            return SearchResult(error=messages.NO_SEARCH_ROOT)
+        modified = request.order == "modified"
+        if modified:
+            version = self.backend.version()
+            if version is None or version < MODIFIED_ORDER_MIN_RG:
+                return SearchResult(error=messages.MODIFIED_ORDER_NEEDS_RG14)
+        argv = files_command(file_glob_for_pattern(request.pattern), paths, modified=modified,
+                             exclude_globs=protected.globs)
+        return parse_files_output(
+            self._rg(argv, self.limits.timeout), limit=request.limit, offset=request.offset,
+            modified=modified, decoder=LineDecoder(self.root),
+        )

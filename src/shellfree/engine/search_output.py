@@ -1,0 +1,152 @@
+"""Parse what rg printed into a :class:`SearchResult`, as Hermes' ``_parse_search_output`` does.
+
+Content, files-only and count output (§5.4), ``rg --files`` output (§5.5) and the counts of a
+zero-match probe. Hermes reads rg's stdout and stderr merged and sorts lines into payload and
+diagnostics by their shape; shellfree keeps the two streams apart, so stdout is the payload and
+stderr the diagnostics, and a file named like a diagnostic (or with a space in its name) is never
+mistaken for one.
+
+Fixed defect: Hermes fetched only ``limit + offset`` lines, so ``total_count`` was capped and a
+content search without context never reported ``truncated``. Here every line is collected (up
+to the caller's line cap), ``total_count`` is exact, and ``truncated`` says whether more results
+exist than the page shows.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shellfree.engine import messages
+from shellfree.engine.backends import RgRun
+from shellfree.engine.results import SearchMatch, SearchResult
+from shellfree.engine.text_decoding import LineDecoder
+
+__all__ = [
+    "CONTENT_CLAMP",
+    "LIMIT_REASON_LINES",
+    "LIMIT_REASON_TIMEOUT",
+    "parse_files_output",
+    "parse_probe_counts",
+    "parse_search_output",
+]
+
+CONTENT_CLAMP = 500
+"""Hermes keeps the first 500 characters of each printed line as ``content`` (§5.4)."""
+
+LIMIT_REASON_TIMEOUT = "search_timeout"
+"""``limit_reason`` when the search ran out of time (Hermes' value, §5.4)."""
+
+LIMIT_REASON_LINES = "max_result_lines"
+"""``limit_reason`` when rg printed more lines than the engine collects (shellfree's value)."""
+
+# Hermes: "path:LINE:content", with an optional drive letter kept in the path (§5.4).
+_MATCH_LINE = re.compile(rb"^([A-Za-z]:)?(.*?):(\d+):(.*)$", re.S)
+# Hermes: a context line "path-LINE-content", split at the rightmost "-digits-" that does not
+# start the line. EDGE CASE: a "-3-" inside the content wins, as in Hermes.
+_CONTEXT_LINE = re.compile(rb"^(.+)-(\d+)-(.*)$", re.S)
+
+
+def _lines(stdout: bytes) -> list[bytes]:
+    # EDGE CASE: only "\n" ends a line; a "\r" of a CRLF file stays in the content, as rg
+    # prints it.
+    return [line for line in stdout.split(b"\n") if line]
+
+
+def _limits(run: RgRun) -> tuple[bool, str | None]:
+    """(whether the output is incomplete, the limit_reason saying why)."""
+    if run.timed_out:
+        return True, LIMIT_REASON_TIMEOUT
+    if run.line_capped:
+        return True, LIMIT_REASON_LINES
+    return False, None
+
+
+def search_failure(run: RgRun) -> SearchResult | None:
+    """Hermes: exit status 2 with nothing printed is a failure; exit 2 with output is a partial
+    error (say, one unreadable file) and counts as success."""
+    if run.status != 2 or _lines(run.stdout):
+        return None
+    detail = run.stderr.decode("utf-8", "replace").strip() or messages.SEARCH_FAILED_DEFAULT
+    return SearchResult(total_count=0, error=messages.SEARCH_FAILED.format(detail=detail))
+
+
+def parse_search_output(
+    run: RgRun, *, output_mode: str, limit: int, offset: int, context: int, decoder: LineDecoder
+) -> SearchResult:
+    """The result of ``rg --line-number --no-heading --with-filename …`` in *output_mode*."""
+    failure = search_failure(run)
+    if failure is not None:
+        return failure
+    lines = _lines(run.stdout)
+    incomplete, reason = _limits(run)
+    end = offset + limit
+    if output_mode == "files_only":
+        files = tuple(decoder.path(line) for line in lines[offset:end])
+        return SearchResult(
+            total_count=len(lines), files=files, truncated=len(lines) > end or incomplete,
+            total_count_is_lower_bound=incomplete, limit_reason=reason,
+        )
+    if output_mode == "count":
+        counts: dict[str, int] = {}
+        for line in lines:
+            # Hermes: "path:N" split at the LAST colon; every line, no pagination (§5.4).
+            path, _, number = line.rpartition(b":")
+            if number.isdigit():
+                counts[decoder.path(path)] = int(number)
+        return SearchResult(
+            total_count=sum(counts.values()), counts=tuple(counts.items()), truncated=incomplete,
+            total_count_is_lower_bound=incomplete, limit_reason=reason,
+        )
+    matches = [m for m in (_parse_row(line, context, decoder) for line in lines) if m is not None]
+    return SearchResult(
+        total_count=len(matches), matches=tuple(matches[offset:end]),
+        truncated=len(matches) > end or incomplete, total_count_is_lower_bound=incomplete,
+        limit_reason=reason,
+    )
+
+
+def _parse_row(line: bytes, context: int, decoder: LineDecoder) -> SearchMatch | None:
+    if line == b"--":
+        return None
+    found = _MATCH_LINE.match(line)
+    if found is not None:
+        drive, path, number, content = found.groups()
+        path = (drive or b"") + path
+    elif context > 0:
+        found = _CONTEXT_LINE.match(line)
+        if found is None:
+            return None
+        path, number, content = found.groups()
+    else:
+        return None
+    text = decoder.content(content, path)[:CONTENT_CLAMP]
+    return SearchMatch(path=decoder.path(path), line_number=int(number), content=text)
+
+
+def parse_files_output(
+    run: RgRun, *, limit: int, offset: int, modified: bool, decoder: LineDecoder
+) -> SearchResult:
+    """The result of ``rg --files …`` (§5.5): a page of paths and the total."""
+    incomplete, reason = _limits(run)
+    if run.status not in (0, 1) and not incomplete:
+        error = messages.MODIFIED_ORDER_FAILED if modified else messages.FILE_SEARCH_FAILED
+        return SearchResult(total_count=0, error=error)
+    lines = _lines(run.stdout)
+    end = offset + limit
+    return SearchResult(
+        total_count=len(lines), files=tuple(decoder.path(p) for p in lines[offset:end]),
+        truncated=len(lines) > end or incomplete, total_count_is_lower_bound=incomplete,
+        limit_reason=reason,
+    )
+
+
+def parse_probe_counts(run: RgRun, decoder: LineDecoder) -> tuple[int, list[str]]:
+    """(summed match count, file paths in output order) of a ``--count-matches`` probe."""
+    total = 0
+    paths: list[str] = []
+    for line in _lines(run.stdout):
+        path, _, number = line.rpartition(b":")
+        if number.isdigit():
+            total += int(number)
+            paths.append(decoder.path(path))
+    return total, paths

@@ -1,0 +1,128 @@
+"""Per-task state of the file tools: the consecutive-call loop guard and the "not found" cache.
+
+One :class:`TaskState` belongs to one :class:`~shellfree.engine.file_tools.FileTools`, so two
+agent tasks never share counters (Hermes keeps the same data per ``task_id``, §6). read_file and
+search_files share the one :class:`LoopGuard`: a read between two identical searches resets the
+search count and vice versa (§5.2 step 2, §6.1).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from typing import Callable, Hashable
+
+__all__ = ["LoopGuard", "NegativeCache", "TaskState", "LOOP_WARN_AT", "LOOP_BLOCK_AT"]
+
+LOOP_WARN_AT = 3
+"""The call count (of one identical call in a row) that adds the loop ``_warning`` (§6.1, §6.2)."""
+
+LOOP_BLOCK_AT = 4
+"""From this count on, the identical call is refused with a ``BLOCKED`` error (§6.1, §6.2)."""
+
+NEGATIVE_CACHE_TTL = 60.0
+"""Seconds a "not found" answer is served again without looking (§6.4)."""
+
+NEGATIVE_CACHE_CAP = 500
+"""Entries kept per task; the oldest is evicted first (§6 intro, §6.4)."""
+
+
+class LoopGuard:
+    """Counts how many times in a row the same call key was seen.
+
+    Keys are tuples whose first item names the tool (``"search"``, later ``"read"``), so one
+    guard serves every tool that takes part (§6.1: search and read share ``last_key`` and
+    ``consecutive``).
+    """
+
+    def __init__(self) -> None:
+        self.last_key: Hashable | None = None
+        self.consecutive = 0
+
+    def record(self, key: Hashable) -> int:
+        """Counts a call with *key* and returns how many times in a row it has now been made."""
+        if key == self.last_key:
+            self.consecutive += 1
+        else:
+            self.last_key = key
+            self.consecutive = 1
+        return self.consecutive
+
+    def reset(self) -> None:
+        """Forgets the last call (another tool ran in between)."""
+        self.last_key = None
+        self.consecutive = 0
+
+    def __repr__(self) -> str:
+        return f"LoopGuard(last_key={self.last_key!r}, consecutive={self.consecutive})"
+
+
+class NegativeCache:
+    """Remembers "not found" answers for :data:`NEGATIVE_CACHE_TTL` seconds (§6.4).
+
+    An entry maps ``(op, resolved_path)`` to the exact JSON text returned last time. It is
+    served only while younger than the TTL and while the path still does not exist. *clock* is
+    injectable (monotonic seconds) so tests need not sleep.
+    """
+
+    def __init__(self, clock: Callable[[], float], ttl: float = NEGATIVE_CACHE_TTL,
+                 cap: int = NEGATIVE_CACHE_CAP) -> None:
+        self._clock = clock
+        self._ttl = ttl
+        self._cap = cap
+        self._entries: OrderedDict[tuple[str, str], tuple[float, str]] = OrderedDict()
+
+    def get(self, op: str, resolved: str) -> str | None:
+        """The stored JSON text for ``(op, resolved)``, or None (expired entries are dropped)."""
+        key = (op, resolved)
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        stamp, text = entry
+        # Hermes: the existence check runs outside the tracker lock; a path that appeared since
+        # drops the entry so the next call looks again (§6.4).
+        if self._clock() - stamp >= self._ttl or os.path.exists(resolved):
+            self._entries.pop(key, None)
+            return None
+        return text
+
+    def put(self, op: str, resolved: str, text: str) -> None:
+        """Stores *text* as the answer for ``(op, resolved)``."""
+        key = (op, resolved)
+        self._entries.pop(key, None)
+        self._entries[key] = (self._clock(), text)
+        while len(self._entries) > self._cap:
+            self._entries.popitem(last=False)
+
+    def discard_path(self, resolved: str) -> None:
+        """Drops every entry for *resolved* (write_file/patch call this, §6.3)."""
+        for key in [k for k in self._entries if k[1] == resolved]:
+            del self._entries[key]
+
+    def clear(self) -> None:
+        """Drops every entry (another tool ran)."""
+        self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class TaskState:
+    """Everything one agent task's file tools remember between calls.
+
+    *lock* serialises the bookkeeping when one task's tools are called from several threads;
+    the searches themselves run outside it.
+    """
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.lock = threading.Lock()
+        self.loop_guard = LoopGuard()
+        self.not_found = NegativeCache(clock)
+
+    def notify_other_tool_call(self) -> None:
+        """Hermes ``notify_other_tool_call``: a tool other than read_file/search_files ran, so the
+        loop guard restarts and the "not found" answers are forgotten (§1.6, §6.1, §6.4, §7)."""
+        with self.lock:
+            self.loop_guard.reset()
+            self.not_found.clear()

@@ -1,0 +1,73 @@
+"""Turn the bytes rg prints (paths and line contents) into the text an agent receives.
+
+rg prints lines as they are in the file, after transcoding UTF-16 files that start with a BOM
+to UTF-8 (rg-semantics §2.2). A line that is valid UTF-8 is decoded as such. A line that is not
+is decoded with the encoding detected for its whole file (a legacy code page such as
+Windows-1252 or Shift-JIS), so valid text never reaches the agent as U+FFFD; only bytes that
+no detected encoding explains are replaced.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["LineDecoder", "detect_legacy_encoding"]
+
+DETECTION_BYTES = 1 << 20
+"""How much of a file the encoding detector looks at."""
+
+
+def detect_legacy_encoding(data: bytes) -> str | None:
+    """The most likely encoding of *data* when it is not UTF-8, or None if nothing fits."""
+    from charset_normalizer import from_bytes  # heavy; loaded only for non-UTF-8 lines
+
+    best = from_bytes(data[:DETECTION_BYTES]).best()
+    if best is None or best.encoding in ("utf_8", "ascii"):
+        return None
+    return best.encoding
+
+
+class LineDecoder:
+    """Decodes rg output for one search; caches the detected encoding per file.
+
+    *cwd* is the directory rg ran in, against which the printed (relative) paths are opened.
+    """
+
+    def __init__(self, cwd: str) -> None:
+        self._cwd = cwd
+        self._encodings: dict[bytes, str | None] = {}
+
+    @staticmethod
+    def path(raw: bytes) -> str:
+        """A printed path as text. EDGE CASE: a name that is not UTF-8 shows U+FFFD, because
+        JSON text cannot carry the raw bytes; :meth:`fs_path` keeps them for file access."""
+        return raw.decode("utf-8", "replace")
+
+    def fs_path(self, raw: bytes) -> str:
+        """The absolute filesystem path (surrogate-escaped str) of a printed path."""
+        path = os.fsdecode(raw)
+        return os.path.normpath(path if os.path.isabs(path) else os.path.join(self._cwd, path))
+
+    def content(self, raw: bytes, path: bytes) -> str:
+        """A printed line from the file rg printed as *path*."""
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        encoding = self._encoding(path)
+        if encoding is not None:
+            try:
+                return raw.decode(encoding)
+            except (UnicodeDecodeError, LookupError):
+                pass
+        return raw.decode("utf-8", "replace")
+
+    def _encoding(self, path: bytes) -> str | None:
+        if path not in self._encodings:
+            try:
+                with open(self.fs_path(path), "rb") as handle:
+                    data = handle.read(DETECTION_BYTES)
+            except OSError:
+                data = b""
+            self._encodings[path] = detect_legacy_encoding(data) if data else None
+        return self._encodings[path]
