@@ -14,12 +14,12 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from benchmarks.parity.batch import CaseOutcome, agreement, describe, run_batch, run_one
+from benchmarks.parity.batch import CaseFactory, CaseOutcome, agreement, describe, run_batch, run_one
 from benchmarks.parity.reference import find_reference_rg
 from benchmarks.parity.report import RunInfo, write_report
 from benchmarks.parity.runner import ParityRunner, default_candidate
 from benchmarks.parity.shrink import shrink
-from benchmarks.parity.walk_cases import case_seed, walk_case
+from benchmarks.parity.walk_cases import case_seed, walk_case, walk_case_extended
 
 DEFAULT_REPORT = Path(__file__).resolve().parents[1] / "results" / "parity-walk.md"
 
@@ -36,14 +36,19 @@ def _parser() -> argparse.ArgumentParser:
     walk.add_argument("--shrink", action="store_true", help="with --case: minimise the disagreement")
     walk.add_argument("--keep", action="store_true", help="keep case directories on disk")
     walk.add_argument(
+        "--extended",
+        action="store_true",
+        help="also draw flags beyond the walker brief (--null, --path-separator, --max-filesize, ...)",
+    )
+    walk.add_argument(
         "--candidate",
         help="candidate command prefix, shell-quoted (default: `python -m shellfree rg`)",
     )
     return parser
 
 
-def _replay(runner: ParityRunner, seed: int, do_shrink: bool) -> int:
-    outcome = run_one(runner, walk_case, seed)
+def _replay(runner: ParityRunner, factory: CaseFactory, seed: int, do_shrink: bool) -> int:
+    outcome = run_one(runner, factory, seed)
     print(describe(outcome))
     if do_shrink and not outcome.agrees:
         small = shrink(outcome.case, runner, log=lambda m: print(m, file=sys.stderr))
@@ -59,13 +64,14 @@ def _walk(args: argparse.Namespace) -> int:
     reference = find_reference_rg()
     candidate = shlex.split(args.candidate) if args.candidate else list(default_candidate())
     with ParityRunner(reference, candidate, keep=args.keep) as runner:
+        factory: CaseFactory = walk_case_extended if args.extended else walk_case
         if args.case is not None:
-            return _replay(runner, args.case, args.shrink)
+            return _replay(runner, factory, args.case, args.shrink)
         seeds = [case_seed(args.seed, i) for i in range(args.cases)]
         start = time.perf_counter()
         outcomes = []
         step = max(1, args.cases // 20)
-        for outcome in run_batch(runner, walk_case, seeds, jobs=args.jobs):
+        for outcome in run_batch(runner, factory, seeds, jobs=args.jobs):
             outcomes.append(outcome)
             if len(outcomes) % step == 0 or len(outcomes) == len(seeds):
                 agree, total = agreement(outcomes)

@@ -163,6 +163,19 @@ def _body_brace(rng: random.Random, names: Sequence[str], paths: Sequence[str]) 
     return "{" + escape_literal(rng.choice(pool)) + ",{x,y}}"  # nested braces (15.x)
 
 
+DEGENERATE_BODIES = (
+    "", "/", "//", "{}", "{,}", "[]", "[!]", "[^]", "[a-]", "[-a]", "[]-a]", "**/", "*/", "/**", "*/**",
+    "**/**", "\\", "\\\\", "./", ".", "..",
+)
+"""Bodies at the edges of the grammar: empty after processing, only separators, empty alternations,
+odd classes. (`/` alone once crashed the candidate; they stay in the mix so such bugs stay found.)"""
+
+
+def _body_degenerate(rng: random.Random, names: Sequence[str], paths: Sequence[str]) -> str:
+    name = escape_literal(rng.choice(list(names) or ["a"]))
+    return rng.choice([*DEGENERATE_BODIES, f"./{name}", f"{name}//", f"{name}/./", f"/./{name}", f"{name}/.."])
+
+
 def _body_unclosed(rng: random.Random, names: Sequence[str], paths: Sequence[str]) -> str:
     # r3127: an unclosed `[` is a literal in ignore files but a fatal error in `-g`.
     return "[" + escape_literal(rng.choice(list(names) or ["abc"]))
@@ -176,6 +189,7 @@ BODY_KINDS: tuple[tuple[Callable[[random.Random, Sequence[str], Sequence[str]], 
     (_body_class, 10),
     (_body_brace, 6),
     (_body_unclosed, 2),
+    (_body_degenerate, 3),
 )
 """Rule-body generators and their weights (weights are relative, not percentages)."""
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from benchmarks.parity.batch import CaseOutcome, agreement, describe, signature
+from benchmarks.parity.walk_cases import GENERATOR_VERSION
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,8 @@ def render(outcomes: Sequence[CaseOutcome], info: RunInfo) -> str:
         f"- reference: {info.reference_version}",
         f"- candidate: `{info.candidate}`",
         f"- command: `{info.command}`",
-        f"- run seed: {info.run_seed}; cases: {total}; jobs: {info.jobs}; wall time: {info.seconds:.1f} s",
+        f"- run seed: {info.run_seed}; generator v{GENERATOR_VERSION}; cases: {total}; jobs: {info.jobs};"
+        f" wall time: {info.seconds:.1f} s",
         "",
         f"**Agreement: {agree}/{total} = {ratio:.2%}**",
         "",

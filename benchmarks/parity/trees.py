@@ -360,8 +360,17 @@ def _add_ignore_files(b: _Builder, all_names: Sequence[str]) -> None:
             path = b.claim(directory, kind)
             if path is None:
                 continue
-            b.nodes.append(File(path, (_rules(b, directory, all_names),)))
-            b.ignore_files.append(path)
+            odd = b.rng.random()
+            if odd < 0.03 and b.caps.symlinks and b.ignore_files:
+                # An ignore file that is a symlink to another one (rg reads through it).
+                target = posixpath.relpath(b.rng.choice(b.ignore_files), directory)
+                b.nodes.append(Symlink(path, target))
+                b.symlinks.append(path)
+            elif odd < 0.05:
+                b.nodes.append(Dir(path))  # a directory where an ignore file is expected
+            else:
+                b.nodes.append(File(path, (_rules(b, directory, all_names),)))
+                b.ignore_files.append(path)
 
 
 def _add_repo_markers(b: _Builder, all_names: Sequence[str]) -> None:
@@ -372,8 +381,8 @@ def _add_repo_markers(b: _Builder, all_names: Sequence[str]) -> None:
         if b.rng.random() >= chance:
             continue
         kind = b.rng.choices(
-            ["git_dir", "git_dir_exclude", "git_file_empty", "git_file_worktree", "git_file_bogus", "jj"],
-            weights=[3, 3, 1, 2, 1, 2],
+            ["git_dir", "git_dir_exclude", "git_file_empty", "git_file_worktree", "git_file_bogus", "jj", "git_link"],
+            weights=[3, 3, 1, 2, 1, 2, 1 if b.caps.symlinks else 0],
         )[0]
         name = ".jj" if kind == "jj" else ".git"
         path = b.claim(directory, name)
@@ -390,6 +399,9 @@ def _add_repo_markers(b: _Builder, all_names: Sequence[str]) -> None:
             b.nodes.append(File(path))
         elif kind == "git_file_bogus":
             b.nodes.append(File(path, (b"gitdir: nowhere/at/all\n",)))
+        elif kind == "git_link":
+            # `.git` as a symlink (dangling half the time): presence alone makes a repo (§1.4).
+            b.nodes.append(Symlink(path, "elsewhere" if b.rng.random() < 0.5 else ".", True))
         elif kind == "jj":
             b.nodes.append(Dir(path))
             if b.rng.random() < 0.5:

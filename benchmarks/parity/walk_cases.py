@@ -28,6 +28,10 @@ from benchmarks.parity.trees import (
     shell_quote,
 )
 
+GENERATOR_VERSION = 2
+"""Bumped whenever the generator changes what a seed produces; reports and replay scripts show it,
+so a seed is only meaningful together with this number."""
+
 SEEDS_PER_RUN = 1_000_000
 """Case seed = run seed x this + case index, so a case seed names its run and position."""
 
@@ -70,7 +74,7 @@ class Case:
         return "\n".join(
             [
                 "#!/usr/bin/env bash",
-                f"# shellfree parity case: {self.title} ({self.mode})",
+                f"# shellfree parity case: {self.title} ({self.mode}, generator v{GENERATOR_VERSION})",
                 "set -e",
                 'case=$(mktemp -d) && cd "$case"',
                 *self.tree.to_shell().splitlines(),
@@ -199,6 +203,21 @@ WALK_FLAGS: tuple[FlagSpec, ...] = (
 )
 """The walker flag table: each family is included independently with its probability."""
 
+EXTRA_WALK_FLAGS: tuple[FlagSpec, ...] = (
+    FlagSpec("--null", 0.05, _const("--null", "-0")),
+    FlagSpec("--path-separator", 0.04, lambda d: ("--path-separator", d.rng.choice(["/", "\\", "_", "", "ab"]))),
+    FlagSpec("--quiet", 0.03, _const("--quiet", "-q")),
+    FlagSpec("--no-messages", 0.04, _const("--no-messages")),
+    FlagSpec("--no-ignore-files", 0.04, _const("--no-ignore-files", "--no-ignore-files --ignore-files")),
+    FlagSpec("--threads", 0.03, _const("-j1", "--threads 3", "-j 2")),
+    FlagSpec("--sortr", 0.03, _const("--sortr path", "--sortr=path", "--sort-files")),
+    FlagSpec("--max-filesize", 0.04, lambda d: ("--max-filesize", d.rng.choice(["0", "1", "2", "1K", "2M"]))),
+    FlagSpec("--no-ignore-messages", 0.03, _const("--no-ignore-messages")),
+    FlagSpec("--one-file-system", 0.03, _const("--one-file-system")),
+)
+"""Flags beyond the walker brief (output and resource flags that still apply to ``--files``); only the
+extended run (``walk --extended``) draws them, with the extra root spelling ``-``."""
+
 
 def _dir_spellings(rel: str) -> list[str]:
     """Returns the ways a directory root can be typed (rg prints it back exactly as typed, §1.1)."""
@@ -211,8 +230,11 @@ def _dir_spellings(rel: str) -> list[str]:
     return out
 
 
-def draw_roots(draft: CaseDraft) -> tuple[Arg, ...]:
-    """Returns 0-3 roots relative to the cwd (or absolute), covering the spellings of §1.1/§1.3/§1.7."""
+def draw_roots(draft: CaseDraft, *, extended: bool = False) -> tuple[Arg, ...]:
+    """Returns 0-3 roots relative to the cwd (or absolute), covering the spellings of §1.1/§1.3/§1.7.
+
+    *extended* (bool) adds the root ``-`` (stdin, which ``--files`` lists as ``<stdin>``).
+    """
     rng = draft.rng
     count = rng.choices([0, 1, 2, 3], weights=[35, 45, 14, 6])[0]
     g = draft.generated
@@ -245,6 +267,8 @@ def draw_roots(draft: CaseDraft) -> tuple[Arg, ...]:
             roots.append(rng.choice(roots))
         else:
             roots.append(".")
+        if extended and rng.random() < 0.08:
+            roots.append("-")
     return tuple(roots)
 
 
@@ -262,6 +286,7 @@ def draw_case(
     mode: str = "files",
     flags: Sequence[FlagSpec] = WALK_FLAGS,
     leading: Sequence[str] = ("--files",),
+    extended_roots: bool = False,
 ) -> Case:
     """Returns the case for *seed*: random tree, home, cwd, flags from *flags*, then roots.
 
@@ -280,7 +305,7 @@ def draw_case(
             families.append(spec.name)
     rng.shuffle(groups)
     args: list[Arg] = [a for group in groups for a in group]
-    roots = draw_roots(draft)
+    roots = draw_roots(draft, extended=extended_roots)
     tree = generated.tree + home + Tree(tuple(draft.extra_nodes))
     return Case(
         seed=seed,
@@ -293,5 +318,10 @@ def draw_case(
 
 
 def walk_case(seed: int, caps: FsCapabilities) -> Case:
-    """Returns the ``--files`` case for *seed*."""
+    """Returns the ``--files`` case for *seed* (flags from :data:`WALK_FLAGS`)."""
     return draw_case(seed, caps)
+
+
+def walk_case_extended(seed: int, caps: FsCapabilities) -> Case:
+    """Returns the ``--files`` case for *seed* with :data:`EXTRA_WALK_FLAGS` and the root ``-`` too."""
+    return draw_case(seed, caps, flags=WALK_FLAGS + EXTRA_WALK_FLAGS, extended_roots=True)

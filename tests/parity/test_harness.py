@@ -208,6 +208,9 @@ FEATURES = {
     "broken symlink": lambda c: any(n.target == "missing-target" for n in _nodes(c, Symlink)),
     "symlink loop": lambda c: any(isinstance(n.target, str) and n.target.startswith("..") and n.target_is_dir for n in _nodes(c, Symlink)),
     "fifo": lambda c: bool(_nodes(c, Fifo)),
+    ".git symlink": lambda c: bool(_nodes(c, Symlink, ".git")),
+    "ignore file that is a dir": lambda c: any(_nodes(c, Dir, k) for k in (".gitignore", ".ignore", ".rgignore")),
+    "degenerate rule": _any_line(lambda l: l.lstrip(b"!") in (b"/", b"//", b"{}", b"{,}", b"[]")),
     # rule grammar
     "negation": _any_line(lambda l: l.startswith(b"!")),
     "anchored": _any_line(lambda l: l.startswith(b"/")),
