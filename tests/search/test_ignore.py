@@ -93,3 +93,9 @@ class TestErrors:
     def test_error_names_the_line_as_written(self):
         _, errors = compile_rules(["!/[b-a]/"])
         assert str(errors[0][1]) == "error parsing glob '!/[b-a]/': invalid range; 'b' > 'a'"
+
+
+def test_glob_with_an_empty_translation_compiles():
+    # "{,}" drops both empty alternatives; the rule then matches only an empty path.
+    assert verdict(["/{,}"], "x") == NONE
+    assert verdict(["{,}/"], "a", is_dir=True) == NONE

@@ -260,9 +260,10 @@ def compile_rules(
         kind, literal, body = _classify(
             parsed, case_insensitive, literal_ok=case_insensitive or not line_ci
         )
-        if body and line_ci and not case_insensitive:
+        if line_ci and not case_insensitive:
             body = "(?i:" + body + ")"
-        regex = re.compile(body.encode("ascii"), flags) if body else None
+        # An empty body is a real regex too ("{,}" matches only the empty path).
+        regex = None if kind in (_BASENAME, _SUFFIX) else re.compile(body.encode("ascii"), flags)
         rules.append(Rule(original, whitelist, dir_only, kind, literal, regex))
     return _assemble(rules, case_insensitive), errors
 

@@ -146,12 +146,9 @@ class Walker:
                 ).rules or None
         explicit = []
         for path in options.ignore_files:
-            loaded = load_rule_file(
-                self._fs(path),
-                case_insensitive=options.ignore_file_case_insensitive,
-                report_io_errors=True,
-                display=path,
-            )
+            # rg: --ignore-file-case-insensitive applies to the discovered ignore files and the
+            # global excludes, but not to files named by --ignore-file (regression r1164).
+            loaded = load_rule_file(self._fs(path), report_io_errors=True, display=path)
             if loaded.message:
                 self._startup_messages.append(WalkMessage(loaded.message, False))
             if loaded.rules:
