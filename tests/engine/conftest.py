@@ -1,0 +1,91 @@
+"""Fixtures for the engine tests: a task directory outside any repository, file trees, clocks."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from shellfree import FileTools
+
+
+@pytest.fixture(scope="session")
+def optional_reference_rg() -> str | None:
+    """The reference rg 15.1.0, or None when it is not installed (the caller decides to skip)."""
+    from benchmarks.parity.reference import ReferenceUnavailable, find_reference_rg
+
+    try:
+        return find_reference_rg().path
+    except ReferenceUnavailable:
+        return None
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> Path:
+    """An empty ``$HOME`` (no global git excludes, no Hermes directory) and no rg config."""
+    home = tmp_path / "home"
+    home.mkdir()
+    for var in ("RIPGREP_CONFIG_PATH", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def root(tmp_path, home) -> Path:
+    """The task directory (a sibling of ``$HOME``)."""
+    work = tmp_path / "work"
+    work.mkdir()
+    return work
+
+
+def write_tree(base: Path, files: dict[str, str | bytes]) -> None:
+    """Creates *files* (relative path → text or bytes) below *base*."""
+    for rel, content in files.items():
+        path = base / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, str):
+            path.write_text(content, encoding="utf-8")
+        else:
+            path.write_bytes(content)
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def tools(root, home, clock) -> Callable[..., FileTools]:
+    """``tools(files, **options)``: writes *files* under the task root, returns a FileTools."""
+
+    def make(files: dict[str, str | bytes] | None = None, **options: Any) -> FileTools:
+        write_tree(root, files or {})
+        options.setdefault("clock", clock)
+        return FileTools(root, **options)
+
+    return make
+
+
+def search(ft: FileTools, **args: Any) -> dict[str, Any]:
+    """``ft.search_files(**args)`` parsed, asserting the text is JSON that round-trips."""
+    text = ft.search_files(**args)
+    payload = json.loads(text)
+    assert json.dumps(payload, ensure_ascii=False) == text, "not json.dumps(ensure_ascii=False)"
+    return payload

@@ -1,0 +1,34 @@
+"""Decoding printed lines: UTF-8, else the file's detected legacy encoding (issue 4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from shellfree.engine.text_decoding import LineDecoder, detect_legacy_encoding
+
+SAMPLES = {
+    "cp1252": "Le café de la gare est très animé, déjà plein à midi, où l'on mange bien.\n",
+    "cp1251": "Привет, как дела? Это тестовая строка на русском языке.\n",
+    "shift_jis": "これは日本語のテキストです。ファイルの検索をテストします。\n",
+    "cp1253": "Καλημέρα κόσμε, αυτό είναι ένα δοκιμαστικό κείμενο.\n",
+}
+
+
+@pytest.mark.parametrize("encoding", sorted(SAMPLES))
+def test_detected_encoding_decodes_the_text(encoding):
+    data = SAMPLES[encoding].encode(encoding)
+    assert data.decode(detect_legacy_encoding(data)) == SAMPLES[encoding]
+
+
+def test_short_latin1_is_windows_1252():
+    assert detect_legacy_encoding("café\n".encode("latin-1")) == "cp1252"
+
+
+def test_line_decoder(tmp_path):
+    (tmp_path / "ru.txt").write_bytes(SAMPLES["cp1251"].encode("cp1251") * 2)
+    decoder = LineDecoder(str(tmp_path))
+    line = SAMPLES["cp1251"].rstrip("\n").encode("cp1251")
+    assert decoder.content(line, b"./ru.txt") == SAMPLES["cp1251"].rstrip("\n")
+    assert decoder.content("ünïcode".encode(), b"./ru.txt") == "ünïcode"
+    assert decoder.content(b"\xff\xfe", b"./missing") == "\ufffd\ufffd"
+    assert decoder.fs_path(b"./ru.txt") == str(tmp_path / "ru.txt")
