@@ -75,14 +75,20 @@ def content_command(
 
 
 def probe_command(
-    flags: Sequence[str], pattern: str, path: str, file_glob: str | None
+    flags: Sequence[str], pattern: str, path: str, file_glob: str | None,
+    exclude_globs: Sequence[str] = (),
 ) -> list[str]:
     """``rg FLAGS --count-matches [--glob G] PATTERN PATH`` for a zero-match probe (§5.4).
 
     EDGE CASE: ``--with-filename`` is added so a probe of a single file still prints
     ``path:count`` (rg omits the name for one file, and Hermes would then report an empty path).
+    The macOS exclusions (*exclude_globs*) apply to probes too: a probe must not trigger the
+    privacy prompt the search itself avoided.
     """
-    argv = [*flags, "--count-matches", "--with-filename"]
+    argv = [*flags]
+    for glob in exclude_globs:
+        argv += ["--glob", glob]
+    argv += ["--count-matches", "--with-filename"]
     if file_glob:
         argv += ["--glob", file_glob]
     return argv + ["--sort", "path", "--", pattern, path]

@@ -106,6 +106,7 @@ class SearchRunner:
             warning = zero_match_warning(
                 request.pattern, paths[0], request.file_glob,
                 lambda probe_argv: self._rg(probe_argv, self.limits.probe_timeout), decoder,
+                protected.globs,
             )
             if warning is not None:
                 result = result.with_warning(warning)

@@ -9,7 +9,7 @@ other search, so they work where Hermes, lacking rg, loses them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from shellfree.engine import messages
 from shellfree.engine.backends import RgRun
@@ -54,8 +54,12 @@ def zero_match_warning(
     file_glob: str | None,
     run_rg: Callable[[list[str]], RgRun],
     decoder: LineDecoder,
+    exclude_globs: Sequence[str] = (),
 ) -> str | None:
     """The warning of the first probe that finds a match, or None.
+
+    EDGE CASE: probes never pass ``--multiline`` (Hermes), so rg refuses a pattern containing
+    ``\\n`` and a multiline search gets no probe warning.
 
     Fixed defect: Hermes reads only the first 50 lines of a probe's output, so its file and match
     counts stop growing there; shellfree counts them all.
@@ -64,7 +68,7 @@ def zero_match_warning(
         if not probe.applies_to(pattern):
             continue
         total, paths = parse_probe_counts(
-            run_rg(probe_command(probe.flags, pattern, path, file_glob)), decoder)
+            run_rg(probe_command(probe.flags, pattern, path, file_glob, exclude_globs)), decoder)
         if total > 0:
             shown = ", ".join(paths[:PROBE_PATHS_SHOWN])
             if len(paths) > PROBE_PATHS_SHOWN:

@@ -141,7 +141,7 @@ class Protected:
 
 def macos_protected(roots: tuple[str, ...], root: str) -> Protected:
     """Hermes (darwin only): each ``$HOME/<folder>`` strictly below a search root is excluded
-    with ``--glob '!<rel>/**'``; a search rooted at or inside one is left alone (§5.3 step 5).
+    with an rg ``--glob '!…/**'``; a search rooted at or inside one is left alone (§5.3 step 5).
 
     EDGE CASE: only folders that exist are excluded and named; a missing one cannot prompt.
     """
@@ -158,13 +158,37 @@ def macos_protected(roots: tuple[str, ...], root: str) -> Protected:
             folder = os.path.join(home, name)
             if not folder.startswith(base.rstrip(os.sep) + os.sep) or not os.path.isdir(folder):
                 continue
-            rel = os.path.relpath(folder, base).replace(os.sep, "/")
-            glob = f"!{_escape_glob(rel)}/**"
-            if glob not in globs:
-                globs.append(glob)
+            walked = _walked_path(search_root, os.path.relpath(folder, base))
+            for glob in _exclusion_globs(walked, os.path.realpath(root)):
+                if glob not in globs:
+                    globs.append(glob)
             if name not in names:
                 names.append(name)
     return Protected(tuple(globs), tuple(names))
+
+
+def _walked_path(search_root: str, rel: str) -> str:
+    """The folder's path as rg walks it: the root as typed, then the relative part."""
+    rel = rel.replace(os.sep, "/")
+    if search_root in ("", "."):
+        return rel
+    return search_root.rstrip("/") + "/" + rel if search_root != "/" else "/" + rel
+
+
+def _exclusion_globs(walked: str, cwd: str) -> list[str]:
+    """rg matches ``--glob`` against the walked path after stripping ``./`` and, for an
+    absolute path below the working directory, that directory; a relative glob is anchored
+    there. An absolute path elsewhere is only reached by a glob starting with ``**``.
+    (Checked with rg 15.1: ``!/abs/Desktop/**`` excludes nothing.)"""
+    while walked.startswith("./"):
+        walked = walked[2:]
+    if not os.path.isabs(walked):
+        return [f"!{_escape_glob(walked)}/**"]
+    globs = []
+    if walked.startswith(cwd.rstrip("/") + "/"):
+        globs.append(f"!{_escape_glob(os.path.relpath(walked, cwd))}/**")
+    globs.append(f"!**{_escape_glob(walked)}/**")
+    return globs
 
 
 def _escape_glob(text: str) -> str:

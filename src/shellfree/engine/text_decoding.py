@@ -17,14 +17,42 @@ DETECTION_BYTES = 1 << 20
 """How much of a file the encoding detector looks at."""
 
 
-def detect_legacy_encoding(data: bytes) -> str | None:
-    """The most likely encoding of *data* when it is not UTF-8, or None if nothing fits."""
-    from charset_normalizer import from_bytes  # heavy; loaded only for non-UTF-8 lines
+WESTERN_DEFAULT = "cp1252"
+"""The legacy code page preferred whenever it fits: Windows-1252 (a superset of Latin-1 for
+printable text) is by far the most common non-UTF-8 encoding of source files."""
 
-    best = from_bytes(data[:DETECTION_BYTES]).best()
+
+def detect_legacy_encoding(data: bytes) -> str | None:
+    """The most likely encoding of *data* when it is not UTF-8, or None if nothing fits.
+
+    EDGE CASE: on short Western text the detector ranks look-alike code pages first (French
+    as cp1257, ``café`` as cp1006), so Windows-1252 wins whenever it is among the plausible
+    candidates, or when the best single-byte guess has no language evidence at all; multi-byte
+    guesses (Shift-JIS, GB18030, …) and guesses backed by a language keep their rank.
+    """
+    # Heavy import; only files with non-UTF-8 matched lines get here.
+    from charset_normalizer import from_bytes
+    from charset_normalizer.utils import is_multi_byte_encoding
+
+    candidates = from_bytes(data[:DETECTION_BYTES])
+    names = [match.encoding for match in candidates]
+    if WESTERN_DEFAULT in names:
+        return WESTERN_DEFAULT
+    best = candidates.best()
     if best is None or best.encoding in ("utf_8", "ascii"):
         return None
+    if best.coherence == 0 and not is_multi_byte_encoding(best.encoding) and _fits(
+            data, WESTERN_DEFAULT):
+        return WESTERN_DEFAULT
     return best.encoding
+
+
+def _fits(data: bytes, encoding: str) -> bool:
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 class LineDecoder:
