@@ -125,6 +125,12 @@ FLAG_SETS = [
     ["-e", "Watson", "-e", "Holmes", "-n"],
     ["-n", "(?i)k"],
     ["-a", "-n", "binary"],
+    ["--crlf", "-n", "Sherlock$"],
+    ["--crlf", "-o", "Sherlock"],
+    ["--crlf", "-n", "k\\z"],
+    ["-n", "\\AHolmes"],
+    ["-n", "Sherlock\\z"],
+    ["-c", "\\A"],
 ]
 
 

@@ -172,6 +172,7 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
         context_separator=args.context_separator,
         path_separator=args.path_separator,
         include_zero=args.include_zero,
+        crlf=args.crlf,
     )
     json_printer = None
     if mode == "standard":

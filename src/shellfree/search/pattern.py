@@ -71,6 +71,9 @@ class CompiledPattern:
     required_literals: Optional[tuple] = field(default=None)
     empty_inside_chars: bool = False   # see iter_spans: matches empty with no assertion involved
     crlf_line_by_line: bool = False    # see line_text: --crlf with \A/\z in the pattern
+    # The pattern holds \A or \z: in line mode it must run on each line's own text, so no scan
+    # over a whole file can stand in for the per-line search.
+    text_anchors: bool = False
 
     def line_text(self, line: str) -> str:
         """The text to run :attr:`regex` on for one line given *with* its terminator (line mode)."""
@@ -240,4 +243,5 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
         raise PatternError("compiled regex exceeds size limit of 104857600", joined) from None
     return CompiledPattern(compiled, tr.source, tr.can_match_newline, insensitive, False,
                            tr.required_literals, tr.empty_inside_chars,
-                           options.crlf and not options.multiline and tr.text_anchors)
+                           options.crlf and not options.multiline and tr.text_anchors,
+                           tr.text_anchors and not options.multiline)

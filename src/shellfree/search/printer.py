@@ -32,6 +32,9 @@ class PrintOptions:
     context_separator: bytes | None = b"--"
     path_separator: bytes | None = None
     include_zero: bool = False
+    # --crlf: every terminator rg adds (after -o pieces, after an unterminated last line)
+    # is "\r\n"; lines are otherwise printed verbatim.
+    crlf: bool = False
 
 
 def _display_path(path: bytes, options: PrintOptions) -> bytes:
@@ -54,6 +57,7 @@ class StandardPrinter:
         # rg prints per-match details in "-M" messages when it tracks match positions,
         # which it does on piped output only for --column (and -o, handled per match).
         self._per_match = options.column
+        self._terminator = b"\r\n" if options.crlf else b"\n"
 
     def print_file(self, path: bytes, result: FileResult) -> bytes:
         opts = self.options
@@ -124,7 +128,7 @@ class StandardPrinter:
             if opts.max_columns and len(text) > opts.max_columns:
                 out.append(self._omitted(line, text) + b"\n")
             else:
-                out.append(text if text.endswith(b"\n") else text + b"\n")
+                out.append(text if text.endswith(b"\n") else text + self._terminator)
 
     def _omitted(self, line: Line, text: bytes) -> bytes:
         opts = self.options
@@ -161,7 +165,7 @@ class StandardPrinter:
                 if opts.max_columns and len(piece) > opts.max_columns:
                     out.append(b"[Omitted long matching line]\n")
                 else:
-                    out.append(piece + b"\n")
+                    out.append(piece + self._terminator)
                 number += 1
 
 

@@ -4,14 +4,17 @@
 returns a :class:`FileResult`: the lines to print (matches, context, breaks), the counts, and
 what binary detection saw. It never formats output; the printers do.
 
-How the search runs (perf-study §5): the whole stream is decoded once; a pattern with required
-literals finds candidate lines with ``str.find`` and confirms each with the regex bounded to that
-line; otherwise the regex scans the whole text, restarting after each matched line. Line numbers
-are counted only up to the lines that are reported. There is no per-line loop over the file.
+How the search runs (perf-study §5): positions are byte offsets into the search stream. A pattern
+with required literals finds candidate lines with ``bytes.find`` and decodes and confirms only
+those lines; otherwise the stream is decoded once and the regex scans it, restarting after each
+matched line. Line numbers are counted (``bytes.count``) only up to the lines that are reported.
+There is no per-line Python loop over the file, except for the rare patterns anchored to a line's
+own text (``\A``/``\z``), which rg itself runs line by line.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterator, Protocol
 
@@ -42,12 +45,15 @@ class SearchTimeout(Exception):
 
 
 class MatcherLike(Protocol):
-    """What the searcher needs from a compiled pattern (see search/pattern.py)."""
+    """What the searcher needs from a compiled pattern (search/pattern.py's CompiledPattern)."""
 
     regex: object
+    source: str
     can_match_newline: bool
     matches_nothing: bool
     required_literals: tuple[str, ...] | None
+    crlf_line_by_line: bool
+    text_anchors: bool
 
     def iter_spans(self, text: str, pos: int, endpos: int, timeout: float | None) -> Iterator:
         """(start, end) character spans of the matches, in rg's order and number."""
@@ -129,11 +135,11 @@ def _fill_start_of(stream: bytes, offset: int) -> int:
 
 
 class _Offsets:
-    """Character positions → byte offsets of the stream, for positions asked in order."""
+    """Character positions in a decoded text → byte offsets, for positions asked in order."""
 
-    def __init__(self, text: str, ascii_only: bool) -> None:
+    def __init__(self, text: str) -> None:
         self.text = text
-        self.ascii = ascii_only
+        self.ascii = text.isascii()  # O(1) for an ASCII str
         self.char = 0
         self.byte = 0
 
@@ -147,68 +153,141 @@ class _Offsets:
         return self.byte
 
 
-class _LineSearch:
-    """Finds the lines of *text* that match, in order, in line mode."""
+# A pattern with at most this many unbounded repetitions backtracks at most polynomially; on a
+# line of at most _SHORT_LINE characters a regex call then needs no time budget, and skipping the
+# budget matters: the regex module's timeout costs ~8 µs per call (it reads the CPU clock).
+_SHORT_LINE = 256
+_REPEAT = re.compile(r"(?<!\\)(?:[*+]|\{\d+,\})")
 
-    def __init__(self, matcher: MatcherLike, text: str, end: int, timeout: float | None):
-        self.regex = matcher.regex
-        self.text = text
+
+def _needs_budget_on_short_lines(source: str) -> bool:
+    # Counting quantifier characters in the translated source over-counts (escaped characters,
+    # class members), which only errs towards using the budget.
+    return len(_REPEAT.findall(source)) > 1
+
+
+class _Lines:
+    """Line-mode matching over a search stream ``buf[:end]``, in byte positions.
+
+    rg runs the regex on each line's own text (without its terminator). Candidate lines come
+    from the pattern's required literals (``bytes.find``), or from one regex scan over the
+    decoded stream; only candidate lines are decoded and confirmed.
+    """
+
+    def __init__(self, buf: bytes, end: int, matcher: MatcherLike, timeout: float | None):
+        self.buf = buf
         self.end = end
+        self.matcher = matcher
+        self.search = matcher.regex.search
         self.timeout = timeout
-        self.literals = matcher.required_literals
+        self.budget_short = _needs_budget_on_short_lines(getattr(matcher, "source", ""))
+        self.crlf_strip = getattr(matcher, "crlf_line_by_line", False)
 
-    def matching_lines(self) -> Iterator[tuple[int, int]]:
-        """Yield (line start, line end without terminator) of each matching line."""
-        if self.literals:
-            yield from self._by_literals()
-        else:
-            yield from self._by_regex()
+    def line_text(self, ls: int, le: int) -> str:
+        if self.crlf_strip:
+            # rg (--crlf with \A/\z): only a "\r\n" ending is taken off; a bare "\n" stays.
+            stop = le + 1 if le < self.end else le
+            return self.matcher.line_text(to_text(self.buf[ls:stop]))
+        return to_text(self.buf[ls:le])
 
-    def _line_bounds(self, pos: int) -> tuple[int, int]:
-        text = self.text
-        start = text.rfind("\n", 0, pos) + 1
-        stop = text.find("\n", pos, self.end)
+    def _timeout_for(self, length: int) -> float | None:
+        if length > _SHORT_LINE or self.budget_short:
+            return self.timeout
+        return None
+
+    def line_matches(self, ls: int, le: int) -> bool:
+        text = self.line_text(ls, le)
+        return self.search(text, timeout=self._timeout_for(len(text))) is not None
+
+    def line_spans(self, ls: int, le: int) -> tuple[tuple[int, int], ...]:
+        """Byte spans (relative to ``ls``) of the matches in one line, in rg's order."""
+        text = self.line_text(ls, le)
+        # rg reports no empty match at the very end of a file whose last line is unterminated.
+        at_eof = le == self.end and (self.end == 0 or self.buf[self.end - 1 : self.end] != b"\n")
+        spans = []
+        ascii_line = text.isascii()
+        for s, e in self.matcher.iter_spans(text, 0, len(text), self._timeout_for(len(text))):
+            if at_eof and s == e == len(text):
+                continue
+            if not ascii_line:
+                s, e = len(to_bytes(text[:s])), len(to_bytes(text[:e]))
+            spans.append((s, e))
+        return tuple(spans)
+
+    def bounds(self, pos: int) -> tuple[int, int]:
+        """(start, end without terminator) of the line holding byte *pos*."""
+        buf = self.buf
+        start = buf.rfind(b"\n", 0, pos) + 1
+        stop = buf.find(b"\n", pos, self.end)
         return start, (self.end if stop < 0 else stop)
 
-    def _by_regex(self) -> Iterator[tuple[int, int]]:
-        text, end, regex, timeout = self.text, self.end, self.regex, self.timeout
-        pos = 0
-        while pos <= end:
-            m = regex.search(text, pos, end, timeout=timeout)
-            if m is None:
-                return
-            s = m.start()
-            if s == end and (end == 0 or text[end - 1] == "\n"):
-                return  # rg: no phantom empty line after the final newline
-            ls, le = self._line_bounds(s)
-            yield ls, le
-            pos = le + 1
+    def matching_lines(self) -> Iterator[tuple[int, int]]:
+        literals = self.matcher.required_literals
+        if literals:
+            return self._by_literals(tuple(to_bytes(lit) for lit in literals))
+        if getattr(self.matcher, "text_anchors", False):
+            return self._each_line()
+        return self._by_scan()
 
-    def _by_literals(self) -> Iterator[tuple[int, int]]:
-        text, end, regex, timeout = self.text, self.end, self.regex, self.timeout
-        literals = self.literals
+    def _by_literals(self, literals: tuple[bytes, ...]) -> Iterator[tuple[int, int]]:
+        buf, end = self.buf, self.end
         pos = 0
         while pos < end:
             best = -1
             for lit in literals:
-                i = text.find(lit, pos, end)
+                i = buf.find(lit, pos, end)
                 if i >= 0 and (best < 0 or i < best):
                     best = i
             if best < 0:
                 return
-            ls, le = self._line_bounds(best)
-            if regex.search(text, ls, le, timeout=timeout) is not None:
+            ls, le = self.bounds(best)
+            if self.line_matches(ls, le):
                 yield ls, le
             pos = le + 1
 
+    def _each_line(self) -> Iterator[tuple[int, int]]:
+        # \A or \z anchor to each line's own text: no scan over the whole stream can stand in.
+        buf, end = self.buf, self.end
+        pos = 0
+        while pos < end:
+            stop = buf.find(b"\n", pos, end)
+            le = end if stop < 0 else stop
+            if self.line_matches(pos, le):
+                yield pos, le
+            pos = le + 1
 
-def _all_lines_except(text: str, end: int, matched: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
-    """The lines of text[:end] not in *matched* (for -v)."""
+    def _by_scan(self) -> Iterator[tuple[int, int]]:
+        buf, end = self.buf, self.end
+        text = to_text(buf[:end])
+        tend = len(text)
+        offsets = _Offsets(text)
+        search, timeout = self.search, self.timeout
+        pos = 0
+        while pos <= tend:
+            m = search(text, pos, tend, timeout=timeout)
+            if m is None:
+                return
+            s = m.start()
+            if s == tend and (tend == 0 or text[tend - 1] == "\n"):
+                return  # rg: no phantom empty line after the final newline
+            cls = text.rfind("\n", 0, s) + 1
+            cle = text.find("\n", s, tend)
+            cle = tend if cle < 0 else cle
+            ls = offsets.at(cls)
+            stop = buf.find(b"\n", ls, end)
+            yield ls, (end if stop < 0 else stop)
+            pos = cle + 1
+
+
+def _all_lines_except(
+    buf: bytes, end: int, matched: list[tuple[int, int]]
+) -> Iterator[tuple[int, int]]:
+    """The lines of buf[:end] not in *matched* (for -v)."""
     pos = 0
     it = iter(matched)
     nxt = next(it, None)
     while pos < end:
-        stop = text.find("\n", pos, end)
+        stop = buf.find(b"\n", pos, end)
         le = end if stop < 0 else stop
         if nxt is not None and nxt[0] == pos:
             nxt = next(it, None)
@@ -222,13 +301,12 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
     result = FileResult()
     stream = search_stream(data)
     nul = stream.find(b"\0") if config.binary != BINARY_NONE else -1
-    end_bytes = len(stream)
+    end = len(stream)
     if nul >= 0:
         result.binary_offset = nul
         if config.binary == BINARY_QUIT:
-            fill_start = _fill_start_of(stream, nul)
             result.binary_quit = True
-            end_bytes = fill_start
+            end = _fill_start_of(stream, nul)
         elif config.mmap:
             # rg pre-scans only the first 64 KiB of a memory-mapped file.
             result.binary_after = 0 if nul < _FILL else None
@@ -237,32 +315,26 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         else:
             result.binary_after = _fill_start_of(stream, nul)
             stream = stream.replace(b"\0", b"\n")
-    searched = stream[:end_bytes]
-    result.bytes_searched = len(searched)
+    result.bytes_searched = end
     if config.mmap and result.binary_offset is not None:
         # rg reports a memory-mapped binary file as searched up to its first NUL.
         result.bytes_searched = result.binary_offset
     if matcher.matches_nothing and not config.invert:
         return result
-    text = to_text(searched)
-    end = len(text)
-    offsets = _Offsets(text, searched.isascii())
+    lines = _Lines(stream, end, matcher, config.timeout)
     if matcher.can_match_newline:
-        _search_multiline(text, end, matcher, config, result, offsets)
+        _search_multiline(lines, config, result)
     else:
-        _search_lines(text, end, matcher, config, result, offsets)
+        _search_lines(lines, config, result)
     return result
 
 
-def _search_lines(text, end, matcher, config, result, offsets) -> None:
-    finder = _LineSearch(matcher, text, end, config.timeout)
+def _search_lines(lines: _Lines, config: SearchConfig, result: FileResult) -> None:
     limit = config.max_count
-    if matcher.matches_nothing:
-        hits: Iterator[tuple[int, int]] = iter(())
-    else:
-        hits = finder.matching_lines()
+    hits: Iterator[tuple[int, int]]
+    hits = iter(()) if lines.matcher.matches_nothing else lines.matching_lines()
     if config.invert:
-        hits = _all_lines_except(text, end, list(hits))
+        hits = _all_lines_except(lines.buf, lines.end, list(hits))
     selected: list[tuple[int, int]] = []
     for span in hits:
         if limit is not None and len(selected) >= limit:
@@ -272,49 +344,44 @@ def _search_lines(text, end, matcher, config, result, offsets) -> None:
             break
     result.matched_lines = len(selected)
     if config.submatches and not config.invert:
-        counts = []
-        for ls, le in selected:
-            counts.append(sum(1 for _ in _line_matches_iter(matcher, text, ls, le, end, config.timeout)))
-        result.matches = sum(counts)
+        result.matches = sum(len(lines.line_spans(ls, le)) for ls, le in selected)
     else:
         result.matches = result.matched_lines
-    _emit(text, end, selected, matcher, config, result, offsets)
+    _emit(lines, selected, config, result)
 
 
-def _emit(text, end, selected, matcher, config, result, offsets, block_spans=None) -> None:
-    """Turn selected (start, end) spans into reported lines, with context and breaks.
+def _emit(lines: _Lines, selected, config, result, block_spans=None) -> None:
+    """Turn selected (start, end) byte spans into reported lines, with context and breaks.
 
-    A selected span covers one line, or in multiline mode a block of lines; *block_spans*
-    then gives, per block, the absolute character spans of the matches inside it.
+    A selected span covers one line, or in multiline mode a block of lines; *block_spans* then
+    gives, per block, the byte spans of its matches relative to the block's start.
     """
+    buf, end = lines.buf, lines.end
     before, after = config.before_context, config.after_context
     line_no = 1
     counted_to = 0
-    last_printed_end = -1  # char position just after the last printed line's terminator
+    last_printed_end = -1  # position just after the last printed line's terminator
 
     def number_at(pos: int) -> int:
         nonlocal line_no, counted_to
-        line_no += text.count("\n", counted_to, pos)
+        line_no += buf.count(b"\n", counted_to, pos)
         counted_to = pos
         return line_no
 
-    def add(kind: str, ls: int, le: int, char_spans=None) -> None:
+    def add(kind: str, ls: int, le: int, spans=None) -> None:
         nonlocal last_printed_end
-        spans: tuple = ()
-        if char_spans is not None:
-            spans = _byte_spans(text, ls, le, char_spans)
-        elif config.submatches and (kind == "match") != config.invert:
-            spans = _spans(matcher, text, ls, le, config.timeout)
+        if spans is None:
+            spans = ()
+            if config.submatches and (kind == "match") != config.invert:
+                spans = lines.line_spans(ls, le)
         stop = le + 1 if le < end else le
-        result.lines.append(
-            Line(kind, number_at(ls), offsets.at(ls), to_bytes(text[ls:stop]), spans)
-        )
+        result.lines.append(Line(kind, number_at(ls), ls, buf[ls:stop], spans))
         last_printed_end = le + 1
 
     def next_line(pos: int) -> tuple[int, int] | None:
         if pos >= end:
             return None
-        stop = text.find("\n", pos, end)
+        stop = buf.find(b"\n", pos, end)
         return pos, (end if stop < 0 else stop)
 
     selected_starts = {ls for ls, _ in selected}
@@ -325,7 +392,7 @@ def _emit(text, end, selected, matcher, config, result, offsets, block_spans=Non
             for _ in range(before):
                 if ctx_start == 0 or ctx_start <= last_printed_end:
                     break
-                prev_start = text.rfind("\n", 0, ctx_start - 1) + 1
+                prev_start = buf.rfind(b"\n", 0, ctx_start - 1) + 1
                 if prev_start < last_printed_end:
                     break
                 ctx_start = prev_start
@@ -354,62 +421,30 @@ def _emit(text, end, selected, matcher, config, result, offsets, block_spans=Non
             # rg (r1380): after the last counted match, trailing context may contain matching
             # lines; they are printed as matches.
             if next_selected is None and config.max_count is not None and not config.invert:
-                if _line_matches(matcher, text, *span, config.timeout):
+                if lines.line_matches(*span):
                     kind = "match"
             add(kind, *span)
             pos = span[1] + 1
             count += 1
 
 
-def _byte_spans(text: str, ls: int, le: int, char_spans) -> tuple[tuple[int, int], ...]:
-    """Absolute character spans → byte spans relative to the line or block at *ls*."""
-    block = text[ls : le + 1]
-    if block.isascii():
-        return tuple((s - ls, e - ls) for s, e in char_spans)
-    return tuple(
-        (len(to_bytes(block[: s - ls])), len(to_bytes(block[: e - ls]))) for s, e in char_spans
-    )
-
-
-def _line_matches(matcher, text, ls, le, timeout) -> bool:
-    return matcher.regex.search(text, ls, le, timeout=timeout) is not None
-
-
-def _line_matches_iter(matcher, text: str, ls: int, le: int, end: int, timeout) -> Iterator:
-    """The match spans of one line. rg reports no empty match at the very end of a file whose
-    last line has no terminator (``rg -o ''`` prints L, not L+1, lines for it)."""
-    for span in matcher.iter_spans(text, ls, le, timeout):
-        if span[0] == span[1] == end and le == end and (end == 0 or text[end - 1] != "\n"):
-            continue
-        yield span
-
-
-def _spans(matcher, text: str, ls: int, le: int, timeout) -> tuple[tuple[int, int], ...]:
-    line = text[ls:le]
-    ascii_line = line.isascii()
-    spans = []
-    for start, stop in _line_matches_iter(matcher, text, ls, le, len(text), timeout):
-        s, e = start - ls, stop - ls
-        if not ascii_line:
-            s, e = len(to_bytes(line[:s])), len(to_bytes(line[:e]))
-        spans.append((s, e))
-    return tuple(spans)
-
-
-def _search_multiline(text, end, matcher, config, result, offsets) -> None:
+def _search_multiline(lines: _Lines, config: SearchConfig, result: FileResult) -> None:
     """-U with a pattern that can match "\\n": a match may span lines. Every line a match
     touches is a matching line; matches on overlapping or adjacent lines form one block (one
     JSON message, printed line by line)."""
-    blocks: list[list] = []  # [first line start, last line end, [match char spans]]
+    buf, end = lines.buf, lines.end
+    text = to_text(buf[:end])
+    tend = len(text)
+    blocks: list[list] = []  # [first line start, last line end, [match char spans]] (chars)
     total = 0
-    for s, e in matcher.iter_spans(text, 0, end, config.timeout):
-        if s == end and (end == 0 or text[end - 1] == "\n"):
+    for s, e in lines.matcher.iter_spans(text, 0, tend, config.timeout):
+        if s == tend and (tend == 0 or text[tend - 1] == "\n"):
             break
         ls = text.rfind("\n", 0, s) + 1
         # A match ending with its "\n" ends on that line, not the next.
         last = e - 1 if e > s and text[e - 1] == "\n" else e
-        stop = text.find("\n", max(last, s), end)
-        le = end if stop < 0 else stop
+        stop = text.find("\n", max(last, s), tend)
+        le = tend if stop < 0 else stop
         # rg merges a match into the previous block when their lines overlap or are merely
         # adjacent (glue.rs, issue 1311), so consecutive matching lines form one block.
         if blocks and ls <= blocks[-1][1] + 1:
@@ -422,30 +457,34 @@ def _search_multiline(text, end, matcher, config, result, offsets) -> None:
         total += 1
         if config.stop_at_first:
             break
+    offsets = _Offsets(text)
+    byte_blocks = []
+    spans_per_block = []
+    for ls, le, spans in blocks:
+        bls, ble = offsets.at(ls), offsets.at(le)
+        byte_blocks.append((bls, ble))
+        if offsets.ascii:
+            spans_per_block.append(tuple((a - ls, b - ls) for a, b in spans))
+        else:
+            block = text[ls : le + 1]
+            spans_per_block.append(
+                tuple((len(to_bytes(block[: a - ls])), len(to_bytes(block[: b - ls]))) for a, b in spans)
+            )
     if config.invert:
         covered = []
-        for ls, le, _ in blocks:
-            pos = ls
-            while pos <= le:
-                stop = text.find("\n", pos, le)
-                line_end = le if stop < 0 else stop
+        for bls, ble in byte_blocks:
+            pos = bls
+            while pos <= ble:
+                stop = buf.find(b"\n", pos, ble)
+                line_end = ble if stop < 0 else stop
                 covered.append((pos, line_end))
                 pos = line_end + 1
-        inverted = list(_all_lines_except(text, end, covered))
+        inverted = list(_all_lines_except(buf, end, covered))
         if config.max_count is not None:
             inverted = inverted[: config.max_count]
         result.matched_lines = result.matches = len(inverted)
-        _emit(text, end, inverted, matcher, config, result, offsets)
+        _emit(lines, inverted, config, result)
         return
     # rg counts matches, not lines, for -c when the pattern can match a newline.
     result.matched_lines = result.matches = total
-    _emit(
-        text,
-        end,
-        [(ls, le) for ls, le, _ in blocks],
-        matcher,
-        config,
-        result,
-        offsets,
-        block_spans=[spans for _, _, spans in blocks],
-    )
+    _emit(lines, byte_blocks, config, result, block_spans=spans_per_block)
