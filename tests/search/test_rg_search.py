@@ -131,6 +131,14 @@ FLAG_SETS = [
     ["-n", "\\AHolmes"],
     ["-n", "Sherlock\\z"],
     ["-c", "\\A"],
+    # rg's printer re-finds matches from the line's start in the whole buffer: \A fails after
+    # line 1, so -o prints the whole line, --column is omitted, JSON has no submatches.
+    ["-o", "\\AHolmes"],
+    ["--column", "\\AHolmes"],
+    ["--json", "\\AHolmes"],
+    ["--count-matches", "\\A\\w+"],
+    ["-o", "always\\z"],
+    ["--crlf", "-on", "S.*k"],
 ]
 
 

@@ -230,7 +230,10 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
         else:
             binary = BINARY_QUIT
         config = SearchConfig(
-            binary=binary, mmap=mmap and haystack.explicit and not is_stdin, **base_config
+            binary=binary,
+            mmap=mmap and haystack.explicit and not is_stdin,
+            crlf=args.crlf,
+            **base_config,
         )
         file_started = time.perf_counter()
         try:

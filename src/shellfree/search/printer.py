@@ -82,7 +82,7 @@ class StandardPrinter:
                 break
             if line.kind == "match":
                 printed_match = True
-            if opts.only_matching and line.kind == "match":
+            if opts.only_matching and line.kind == "match" and line.spans:
                 self._only_matching(out, prefix_path, line)
             else:
                 self._line(out, prefix_path, line)
@@ -120,7 +120,8 @@ class StandardPrinter:
         column = None
         if opts.column and line.kind == "match":
             # rg repeats the first match's column on every line of a multi-line block.
-            column = (line.spans[0][0] + 1) if line.spans else 1
+            # rg omits the column when its printer re-finds no match in the line.
+            column = (line.spans[0][0] + 1) if line.spans else None
         start = 0
         for number, text in enumerate(_split_lines(line.text), line.number):
             self._prelude(out, path, line, column, line.offset + start, number)

@@ -70,6 +70,7 @@ class SearchConfig:
     submatches: bool = False  # report every match's byte span (for -o, JSON, counts, columns)
     stop_at_first: bool = False  # -l / -q: the first matching line is enough
     binary: str = BINARY_QUIT
+    crlf: bool = False  # --crlf: "\r\n" is a line terminator for printing matches
     mmap: bool = False  # explicit files rg would memory-map: NULs stay, only 64 KiB pre-scanned
     timeout: float | None = None
 
@@ -174,10 +175,19 @@ class _Lines:
     decoded stream; only candidate lines are decoded and confirmed.
     """
 
-    def __init__(self, buf: bytes, end: int, matcher: MatcherLike, timeout: float | None):
+    def __init__(
+        self,
+        buf: bytes,
+        end: int,
+        matcher: MatcherLike,
+        timeout: float | None,
+        crlf: bool = False,
+    ):
         self.buf = buf
         self.end = end
         self.matcher = matcher
+        self.crlf = crlf
+        self.text_anchors = getattr(matcher, "text_anchors", False)
         self.search = matcher.regex.search
         self.timeout = timeout
         self.budget_short = _needs_budget_on_short_lines(getattr(matcher, "source", ""))
@@ -200,18 +210,32 @@ class _Lines:
         return self.search(text, timeout=self._timeout_for(len(text))) is not None
 
     def line_spans(self, ls: int, le: int) -> tuple[tuple[int, int], ...]:
-        """Byte spans (relative to ``ls``) of the matches in one line, in rg's order."""
-        text = self.line_text(ls, le)
+        """Byte spans (relative to ``ls``) of the matches in one line, as rg's printer finds them.
+
+        rg's printer re-finds a matching line's matches in the buffer from the line's start to
+        its end, terminator trimmed (with ``--crlf`` the ``\r`` too): ``\A`` then holds only on
+        the first line, so ``rg -o '\AHolmes'`` finds nothing on line 2 and prints the whole
+        line, which the printer reproduces from an empty span list.
+        """
+        buf = self.buf
+        stop = le
+        if self.crlf and le > ls and buf[le - 1 : le] == b"\r":
+            stop = le - 1
+        lead = 1 if (ls > 0 and self.text_anchors) else 0
+        text = to_text(buf[ls - lead : stop])
         # rg reports no empty match at the very end of a file whose last line is unterminated.
-        at_eof = le == self.end and (self.end == 0 or self.buf[self.end - 1 : self.end] != b"\n")
+        at_eof = le == self.end and (self.end == 0 or buf[self.end - 1 : self.end] != b"\n")
         spans = []
         ascii_line = text.isascii()
-        for s, e in self.matcher.iter_spans(text, 0, len(text), self._timeout_for(len(text))):
-            if at_eof and s == e == len(text):
+        tend = len(text)
+        for s, e in self.matcher.iter_spans(text, lead, tend, self._timeout_for(tend)):
+            if at_eof and s == e == tend:
                 continue
-            if not ascii_line:
-                s, e = len(to_bytes(text[:s])), len(to_bytes(text[:e]))
-            spans.append((s, e))
+            if ascii_line:
+                spans.append((s - lead, e - lead))
+            else:
+                head = len(to_bytes(text[:lead]))
+                spans.append((len(to_bytes(text[:s])) - head, len(to_bytes(text[:e])) - head))
         return tuple(spans)
 
     def bounds(self, pos: int) -> tuple[int, int]:
@@ -321,7 +345,7 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         result.bytes_searched = result.binary_offset
     if matcher.matches_nothing and not config.invert:
         return result
-    lines = _Lines(stream, end, matcher, config.timeout)
+    lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
     if matcher.can_match_newline:
         _search_multiline(lines, config, result)
     else:
@@ -344,7 +368,9 @@ def _search_lines(lines: _Lines, config: SearchConfig, result: FileResult) -> No
             break
     result.matched_lines = len(selected)
     if config.submatches and not config.invert:
-        result.matches = sum(len(lines.line_spans(ls, le)) for ls, le in selected)
+        # A matching line whose matches the printer cannot re-find (\A past line 1) still
+        # counts once, as in rg.
+        result.matches = sum(len(lines.line_spans(ls, le)) or 1 for ls, le in selected)
     else:
         result.matches = result.matched_lines
     _emit(lines, selected, config, result)
