@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from benchmarks.parity.runner import Comparison, Invocation, ParityRunner
+from benchmarks.parity.runner import Comparison, ParityRunner
 from benchmarks.parity.trees import Dir, File, Node, Tree
 from benchmarks.parity.walk_cases import Case
 
@@ -44,9 +44,17 @@ def _line_deletions(tree: Tree) -> list[Tree]:
 
 
 def shrink(
-    case: Case, runner: ParityRunner, *, log: Callable[[str], None] = lambda _: None, max_runs: int = 600
+    case: Case,
+    runner: ParityRunner,
+    *,
+    keep: tuple[str, ...] = ("--files",),
+    log: Callable[[str], None] = lambda _: None,
+    max_runs: int = 600,
 ) -> Case:
-    """Returns a smaller case that disagrees like *case* does (or *case* itself if it agrees)."""
+    """Returns a smaller case that disagrees like *case* does (or *case* itself if it agrees).
+
+    *keep* lists arguments never dropped (the mode's own, so a ``--files`` case stays one).
+    """
     first = runner.run(case.tree, case.invocation, seed=case.seed)
     if first.agrees:
         return case
@@ -64,7 +72,11 @@ def shrink(
         progress = False
         args = case.invocation.args
         for i in reversed(range(len(args))):
-            trial = replace(case, invocation=Invocation(args[:i] + args[i + 1 :], case.invocation.cwd))
+            if args[i] in keep:
+                continue
+            trial = replace(
+                case, invocation=replace(case.invocation, args=args[:i] + args[i + 1 :]), roots=()
+            )
             if runs < max_runs and still_fails(trial):
                 case, args, progress = trial, trial.invocation.args, True
         i = len(case.tree.nodes) - 1
