@@ -1,0 +1,33 @@
+"""A seeded search_files parity run: in-process engine vs the reference rg, identical JSON.
+
+``SHELLFREE_SEARCH_FILES_PARITY_CASES`` makes the run longer (default 150); the long run with a
+report is ``python -m benchmarks.parity_search_files``.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from benchmarks.parity_search_files.report import RunInfo, render
+from benchmarks.parity_search_files.runner import ParityRun
+
+SEED = 5
+CASES = int(os.environ.get("SHELLFREE_SEARCH_FILES_PARITY_CASES", "150"))
+
+
+@pytest.mark.skipif(os.name == "nt", reason="generated trees use POSIX names")
+def test_seeded_run_agrees(reference_rg):
+    with ParityRun(reference_rg) as run:
+        outcomes = run.run(SEED, CASES)
+    assert len(outcomes) == CASES >= 100
+    differing = [o for o in outcomes if not o.agrees]
+    assert not differing, render(differing, RunInfo("pytest", "reference", SEED, 0.0))
+
+
+def test_a_case_seed_always_draws_the_same_case(reference_rg):
+    with ParityRun(reference_rg) as first, ParityRun(reference_rg) as second:
+        a, b = first.run_case(5_000_042), second.run_case(5_000_042)
+    assert a.case == b.case and a.case.args == b.case.args
+    assert a.tree.tree == b.tree.tree
