@@ -24,15 +24,24 @@ class TestInProcess:
         before = os.getcwd()
         run = InProcessBackend().run(ARGV, str(tree))
         assert os.getcwd() == before
-        assert run.stdout.count(b"\n") == 6 and run.status == 0 and not run.line_capped
+        assert run.stdout.count(b"\n") == 6 and run.status == 0 and run.capped is None
 
     def test_line_cap(self, tree):
         run = InProcessBackend().run(ARGV, str(tree), max_lines=4)
         assert run.stdout == b"./a.txt:1:x\n./a.txt:2:x\n./a.txt:3:x\n./a.txt:4:x\n"
-        assert run.line_capped and run.status == 0
+        assert run.capped == "lines" and run.status == 0
 
     def test_cap_equal_to_the_output_is_not_capped(self, tree):
-        assert not InProcessBackend().run(ARGV, str(tree), max_lines=6).line_capped
+        assert InProcessBackend().run(ARGV, str(tree), max_lines=6).capped is None
+
+    def test_byte_cap_keeps_whole_lines(self, tree):
+        run = InProcessBackend().run(ARGV, str(tree), max_bytes=30)
+        assert run.stdout == b"./a.txt:1:x\n./a.txt:2:x\n" and run.capped == "bytes"
+        assert InProcessBackend().run(ARGV, str(tree), max_bytes=72).capped is None
+
+    def test_the_earlier_cap_wins(self, tree):
+        run = InProcessBackend().run(ARGV, str(tree), max_lines=1, max_bytes=30)
+        assert run.stdout == b"./a.txt:1:x\n" and run.capped == "lines"
 
     def test_deadline(self, tree):
         run = InProcessBackend().run(ARGV, str(tree), timeout=-1)
@@ -52,8 +61,9 @@ class TestRg:
     def test_same_bytes_and_cap(self, tree, reference_rg):
         rg = RgBackend(reference_rg)
         assert rg.run(ARGV, str(tree)) == InProcessBackend().run(ARGV, str(tree))
-        capped = rg.run(ARGV, str(tree), max_lines=4)
-        assert capped == InProcessBackend().run(ARGV, str(tree), max_lines=4)
+        for caps in ({"max_lines": 4}, {"max_bytes": 30}, {"max_lines": 2, "max_bytes": 50}):
+            assert rg.run(ARGV, str(tree), **caps) == InProcessBackend().run(ARGV, str(tree),
+                                                                             **caps)
 
     def test_version(self, reference_rg):
         assert RgBackend(reference_rg).version() == (15, 1, 0)

@@ -18,6 +18,13 @@ def test_line_cap_makes_the_total_a_lower_bound(tools):
     assert out["_hint"].startswith("Results truncated. Use offset=3 ")
 
 
+def test_byte_cap(tools):
+    ft = tools({"a.txt": "x\n" * 30}, max_result_bytes=40)
+    out = search(ft, pattern="x", limit=2)
+    assert out["total_count"] == 3 and out["limit_reason"] == "max_result_bytes"
+    assert out["total_count_is_lower_bound"] is True
+
+
 def test_exactly_at_the_cap_is_not_truncated(tools):
     ft = tools({"a.txt": "x\n" * 10}, max_result_lines=10)
     out = search(ft, pattern="x", limit=10)
@@ -31,7 +38,7 @@ def test_timeout(tools):
         def version(self):
             return (15, 1, 0)
 
-        def run(self, argv, cwd, *, max_lines=None, timeout=None):
+        def run(self, argv, cwd, *, max_lines=None, max_bytes=None, timeout=None):
             return RgRun(b"./a:1:x\n", b"", 124, timed_out=True)
 
     ft = tools({"a": "x\n"}, backend=SlowBackend())

@@ -74,9 +74,10 @@ class TestContent:
         assert [m.line_number for m in last.matches] == [5, 6, 7] and not last.truncated
 
     def test_line_cap_makes_the_total_a_lower_bound(self, decoder):
-        result = parse(b"a:1:x\n", decoder, line_capped=True)
+        result = parse(b"a:1:x\n", decoder, capped="lines")
         assert (result.truncated, result.total_count_is_lower_bound, result.limit_reason) == (
             True, True, "max_result_lines")
+        assert parse(b"a:1:x\n", decoder, capped="bytes").limit_reason == "max_result_bytes"
 
     def test_timeout(self, decoder):
         result = parse(b"a:1:x\n", decoder, status=124, timed_out=True)

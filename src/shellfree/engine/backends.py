@@ -28,16 +28,17 @@ _READ_CHUNK = 1 << 16
 class RgRun:
     """The raw outcome of one rg command line.
 
-    *line_capped* means stdout was cut after the requested number of lines because more
-    followed (rg was stopped, like ``| head -n`` stops it); *timed_out* means the deadline
-    passed and stdout holds what was printed until then.
+    *capped* says why stdout was cut although more followed (rg was then stopped, as
+    ``| head -n`` stops it): ``"lines"`` (more than the requested number of lines) or
+    ``"bytes"`` (more than the requested number of bytes; only whole lines are kept).
+    *timed_out* means the deadline passed and stdout holds what was printed until then.
     """
 
     stdout: bytes
     stderr: bytes
     status: int
     timed_out: bool = False
-    line_capped: bool = False
+    capped: str | None = None
 
 
 class Backend(Protocol):
@@ -46,9 +47,10 @@ class Backend(Protocol):
     name: str
 
     def run(self, argv: Sequence[str], cwd: str, *, max_lines: int | None = None,
-            timeout: float | None = None) -> RgRun:
-        """Runs ``rg ARGV`` with *cwd* as working directory; at most *max_lines* of stdout are
-        kept (then ``line_capped``), and the run stops after *timeout* seconds."""
+            max_bytes: int | None = None, timeout: float | None = None) -> RgRun:
+        """Runs ``rg ARGV`` with *cwd* as working directory; at most *max_lines* lines and
+        *max_bytes* bytes of stdout are kept (then ``capped``), and the run stops after
+        *timeout* seconds."""
         ...
 
     def version(self) -> tuple[int, ...] | None:
@@ -64,40 +66,72 @@ class _Stop(Exception):
         self.reason = reason
 
 
+class _OutputCap:
+    """Collects stdout up to *max_lines* lines and *max_bytes* bytes.
+
+    The kept prefix depends only on the bytes, never on how they were chunked, so both backends
+    cut identical output at the same place: the end of the *max_lines*-th line, or the last
+    whole line within *max_bytes*, whichever comes first.
+    """
+
+    def __init__(self, max_lines: int | None, max_bytes: int | None) -> None:
+        self._chunks: list[bytes] = []
+        self._lines = 0
+        self._size = 0
+        self._max_lines = max_lines
+        self._max_bytes = max_bytes
+        self.reason: str | None = None
+
+    def add(self, data: bytes) -> bool:
+        """Adds *data*; returns True (and stops collecting) once a cap is exceeded."""
+        self._chunks.append(data)
+        self._lines += data.count(b"\n")
+        self._size += len(data)
+        over_lines = self._max_lines is not None and self._lines >= self._max_lines
+        over_bytes = self._max_bytes is not None and self._size > self._max_bytes
+        if not (over_lines or over_bytes):
+            return False
+        joined = b"".join(self._chunks)
+        cuts = []
+        if over_lines:
+            line_cut = _end_of_line(joined, self._max_lines or 0)
+            if line_cut < len(joined):
+                cuts.append((line_cut, "lines"))
+        if over_bytes:
+            cuts.append((joined.rfind(b"\n", 0, self._max_bytes) + 1, "bytes"))
+        self._chunks = [joined]
+        if not cuts:
+            return False
+        cut, self.reason = min(cuts)
+        self._chunks = [joined[:cut]]
+        return True
+
+    def value(self) -> bytes:
+        return b"".join(self._chunks)
+
+
 class _CappedStdout(io.RawIOBase):
-    """A stdout that keeps at most *max_lines* lines and stops rg at a deadline.
+    """The in-process rg's stdout: an :class:`_OutputCap` that also stops rg at a deadline.
 
     EDGE CASE: the deadline is only checked when rg writes, so a search that prints nothing
     runs to its end; the per-file regex budget of the engine still bounds pathological
     patterns.
     """
 
-    def __init__(self, max_lines: int | None, deadline: float | None) -> None:
+    def __init__(self, cap: _OutputCap, deadline: float | None) -> None:
         super().__init__()
-        self._chunks: list[bytes] = []
-        self._lines = 0
-        self._max_lines = max_lines
+        self.cap = cap
         self._deadline = deadline
 
     def writable(self) -> bool:
         return True
 
     def write(self, data: bytes) -> int:  # type: ignore[override]
-        data = bytes(data)
-        self._chunks.append(data)
-        self._lines += data.count(b"\n")
-        if self._max_lines is not None and self._lines >= self._max_lines:
-            joined = b"".join(self._chunks)
-            cut = _end_of_line(joined, self._max_lines)
-            if cut < len(joined):
-                self._chunks = [joined[:cut]]
-                raise _Stop("lines")
+        if self.cap.add(bytes(data)):
+            raise _Stop("capped")
         if self._deadline is not None and time.monotonic() > self._deadline:
             raise _Stop("timeout")
         return len(data)
-
-    def getvalue(self) -> bytes:
-        return b"".join(self._chunks)
 
 
 def _end_of_line(data: bytes, count: int) -> int:
@@ -119,20 +153,21 @@ class InProcessBackend:
     name = "inprocess"
 
     def run(self, argv: Sequence[str], cwd: str, *, max_lines: int | None = None,
-            timeout: float | None = None) -> RgRun:
+            max_bytes: int | None = None, timeout: float | None = None) -> RgRun:
         from shellfree.rgcli.run import run  # the engine loads only when a search runs
 
         deadline = None if timeout is None else time.monotonic() + timeout
-        stdout = _CappedStdout(max_lines, deadline)
+        cap = _OutputCap(max_lines, max_bytes)
+        stdout = _CappedStdout(cap, deadline)
         stderr = io.BytesIO()
         args = [os.fsencode(a) for a in argv]
         try:
             status = run(args, stdout, stderr, None, cwd=cwd)
         except _Stop as stop:
             if stop.reason == "timeout":
-                return RgRun(stdout.getvalue(), stderr.getvalue(), 124, timed_out=True)
-            return RgRun(stdout.getvalue(), stderr.getvalue(), 0, line_capped=True)
-        return RgRun(stdout.getvalue(), stderr.getvalue(), status)
+                return RgRun(cap.value(), stderr.getvalue(), 124, timed_out=True)
+            return RgRun(cap.value(), stderr.getvalue(), 0, capped=cap.reason)
+        return RgRun(cap.value(), stderr.getvalue(), status)
 
     def version(self) -> tuple[int, ...] | None:
         return (15, 1, 0)  # shellfree rg follows ripgrep 15.1.0
@@ -173,7 +208,7 @@ class RgBackend:
         return self._version or None
 
     def run(self, argv: Sequence[str], cwd: str, *, max_lines: int | None = None,
-            timeout: float | None = None) -> RgRun:
+            max_bytes: int | None = None, timeout: float | None = None) -> RgRun:
         # stderr goes to a file so a chatty rg can never block on a full pipe while we read.
         with tempfile.TemporaryFile() as err:
             proc = subprocess.Popen(
@@ -190,18 +225,19 @@ class RgBackend:
             if timer is not None:
                 timer.start()
             try:
-                stdout, capped = _read_lines(proc, max_lines)
+                cap = _OutputCap(max_lines, max_bytes)
+                _read_capped(proc, cap)
                 status = proc.wait()
             finally:
                 if timer is not None:
                     timer.cancel()
             err.seek(0)
             stderr = err.read()
-        if capped:
-            return RgRun(stdout, stderr, 0, line_capped=True)
+        if cap.reason is not None:
+            return RgRun(cap.value(), stderr, 0, capped=cap.reason)
         if expired.is_set():
-            return RgRun(stdout, stderr, 124, timed_out=True)
-        return RgRun(stdout, stderr, status)
+            return RgRun(cap.value(), stderr, 124, timed_out=True)
+        return RgRun(cap.value(), stderr, status)
 
 
 def _child_env() -> dict[str, str]:
@@ -209,30 +245,20 @@ def _child_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "RIPGREP_CONFIG_PATH"}
 
 
-def _read_lines(proc: subprocess.Popen, max_lines: int | None) -> tuple[bytes, bool]:
-    """Reads the child's stdout to the end, or until it has more than *max_lines* lines (then
-    kills it and returns the first *max_lines* lines and True)."""
+def _read_capped(proc: subprocess.Popen, cap: _OutputCap) -> None:
+    """Reads the child's stdout into *cap* to the end, or kills the child once *cap* is full."""
     assert proc.stdout is not None
-    chunks: list[bytes] = []
-    lines = 0
     fd = proc.stdout.fileno()
-    while True:
-        chunk = os.read(fd, _READ_CHUNK)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        lines += chunk.count(b"\n")
-        if max_lines is not None and lines >= max_lines:
-            joined = b"".join(chunks)
-            cut = _end_of_line(joined, max_lines)
-            if cut < len(joined):
+    try:
+        while True:
+            chunk = os.read(fd, _READ_CHUNK)
+            if not chunk:
+                return
+            if cap.add(chunk):
                 proc.kill()
-                proc.stdout.close()
-                return joined[:cut], True
-            chunks = [joined]
-    proc.stdout.close()
-    data = b"".join(chunks)
-    return data, False
+                return
+    finally:
+        proc.stdout.close()
 
 
 def make_backend(backend: str | Backend, rg_path: str | None = None) -> Backend:

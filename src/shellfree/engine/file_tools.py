@@ -36,8 +36,8 @@ class FileTools:
     real rg binary at *rg_path* or on ``PATH``, for parity runs) or a backend object.
     *hermes_home* is the Hermes directory (or several: the active profile home and the Hermes
     root) whose credential files are never read or listed; default ``~/.hermes``. *clock* gives
-    monotonic seconds to the "not found" cache. *max_result_lines* caps the output lines a
-    search collects; *max_result_chars* caps the size of a returned JSON text.
+    monotonic seconds to the "not found" cache. *max_result_lines* and *max_result_bytes* cap
+    the output a search collects; *max_result_chars* caps the size of a returned JSON text.
     """
 
     def __init__(
@@ -49,6 +49,7 @@ class FileTools:
         hermes_home: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | None = None,
         clock: Callable[[], float] = time.monotonic,
         max_result_lines: int = 100_000,
+        max_result_bytes: int = 32 << 20,
         max_result_chars: int = MAX_RESULT_CHARS,
         timeout: float = 60.0,
     ) -> None:
@@ -65,7 +66,8 @@ class FileTools:
         self.max_result_chars = max_result_chars
         self._search = SearchRunner(
             self.backend, self.root,
-            SearchLimits(max_result_lines=max_result_lines, timeout=timeout),
+            SearchLimits(max_result_lines=max_result_lines, max_result_bytes=max_result_bytes,
+                         timeout=timeout),
         )
         self._tools: dict[str, Callable[[Mapping[str, Any]], str]] = {
             "search_files": self._call_search_files,

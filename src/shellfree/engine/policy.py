@@ -40,6 +40,9 @@ CREDENTIAL_FILES = (
 )
 """Files directly under a Hermes directory that are credential stores (§8.1 rule 2)."""
 
+_DIR_CACHE_CAP = 10_000
+"""Resolved parent directories remembered between result checks."""
+
 _NT_PREFIXES = ("\\??\\", "\\\\.\\")
 _NT_QUESTION_PREFIXES = ("\\\\?\\unc\\", "\\\\?\\globalroot\\")
 
@@ -109,6 +112,8 @@ class ReadPolicy:
         parent, name = os.path.split(path)
         real_parent = self._dir_cache.get(parent)
         if real_parent is None:
+            if len(self._dir_cache) >= _DIR_CACHE_CAP:
+                self._dir_cache.clear()  # a link changed later is seen again after a while
             real_parent = str(Path(parent).resolve())
             self._dir_cache[parent] = real_parent
         return self._block_error_resolved(path, os.path.join(real_parent, name)) is not None

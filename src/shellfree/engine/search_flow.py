@@ -37,11 +37,13 @@ MODIFIED_ORDER_MIN_RG = (14,)
 class SearchLimits:
     """Bounds of one search.
 
-    *max_result_lines* caps how many output lines are collected; past it ``total_count`` is a
-    lower bound. *timeout* and *probe_timeout* are Hermes' 60 s and 30 s.
+    *max_result_lines* and *max_result_bytes* cap the rg output collected (lines of any length
+    add up: 100,000 previews of 2,000 columns would be 200 MB); past either, ``total_count`` is
+    a lower bound. *timeout* and *probe_timeout* are Hermes' 60 s and 30 s.
     """
 
     max_result_lines: int = 100_000
+    max_result_bytes: int = 32 << 20
     timeout: float = 60.0
     probe_timeout: float = 30.0
 
@@ -59,7 +61,7 @@ class SearchRunner:
 
     def _rg(self, argv: Sequence[str], timeout: float) -> RgRun:
         return self.backend.run(argv, self.root, max_lines=self.limits.max_result_lines,
-                                timeout=timeout)
+                                max_bytes=self.limits.max_result_bytes, timeout=timeout)
 
     def search(self, request: SearchRequest) -> SearchResult:
         """Hermes ``file_ops.search`` (§5.3)."""

@@ -23,6 +23,7 @@ from shellfree.engine.text_decoding import LineDecoder
 
 __all__ = [
     "CONTENT_CLAMP",
+    "LIMIT_REASON_BYTES",
     "LIMIT_REASON_LINES",
     "LIMIT_REASON_TIMEOUT",
     "parse_files_output",
@@ -38,6 +39,9 @@ LIMIT_REASON_TIMEOUT = "search_timeout"
 
 LIMIT_REASON_LINES = "max_result_lines"
 """``limit_reason`` when rg printed more lines than the engine collects (shellfree's value)."""
+
+LIMIT_REASON_BYTES = "max_result_bytes"
+"""``limit_reason`` when rg printed more bytes than the engine collects (shellfree's value)."""
 
 # Hermes: "path:LINE:content", with an optional drive letter kept in the path (§5.4).
 _MATCH_LINE = re.compile(rb"^([A-Za-z]:)?(.*?):(\d+):(.*)$", re.S)
@@ -56,8 +60,10 @@ def _limits(run: RgRun) -> tuple[bool, str | None]:
     """(whether the output is incomplete, the limit_reason saying why)."""
     if run.timed_out:
         return True, LIMIT_REASON_TIMEOUT
-    if run.line_capped:
+    if run.capped == "lines":
         return True, LIMIT_REASON_LINES
+    if run.capped is not None:
+        return True, LIMIT_REASON_BYTES
     return False, None
 
 
