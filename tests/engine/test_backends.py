@@ -55,6 +55,8 @@ class TestInProcess:
         monkeypatch.setenv("PATH", "")
         ft = FileTools(tree)
         assert '"total_count": 6' in ft.search_files("x")
+        # The zero-match probes too: Hermes loses them exactly where rg is missing.
+        assert "0 exact matches, but 6 case-insensitive match(es)" in ft.search_files("X")
 
 
 class TestRg:

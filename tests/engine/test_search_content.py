@@ -61,6 +61,13 @@ class TestContentMode:
         assert search(ft, pattern="alpha", output_mode="count") == {
             "total_count": 3, "counts": {"./a.py": 2, "./b.py": 1}}
 
+    def test_count_pages_files_and_sums_all(self, tools):
+        ft = tools({"a.py": PY, "b.py": "alpha alpha\n", "c.py": "alpha\n"})
+        assert search(ft, pattern="alpha", output_mode="count", limit=1, offset=1) == {
+            "total_count": 4, "counts": {"./b.py": 1}, "truncated": True,
+            "_hint": "Results truncated. Use offset=2 to see more, or narrow with a more specific "
+                     "pattern or file_glob."}
+
     def test_file_glob(self, tools):
         ft = tools({"a.py": "alpha\n", "b.txt": "alpha\n", "sub/c.py": "alpha\n"})
         out = search(ft, pattern="alpha", file_glob="*.py", output_mode="files_only")

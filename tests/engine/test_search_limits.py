@@ -72,12 +72,13 @@ class TestCharacterCap:
         assert len(json.dumps(out, ensure_ascii=False)) <= 20_000
         assert out["_hint"].startswith(f"Results truncated. Use offset={10 + len(out['files'])} ")
 
-    def test_count_output_has_no_offset_hint(self, tools):
+    def test_count_output(self, tools):
         ft = tools({f"{'c' * 100}{i:04}.txt": "x\n" for i in range(300)},
                    max_result_chars=10_000)
-        out = json.loads(ft.search_files("x", output_mode="count"))
+        out = json.loads(ft.search_files("x", output_mode="count", limit=300))
         assert out["truncated"] and out["limit_reason"] == "max_result_chars"
-        assert "_hint" not in out and out["total_count"] == 300
+        assert out["total_count"] == 300
+        assert out["_hint"].startswith(f"Results truncated. Use offset={len(out['counts'])} ")
 
     def test_fit_to_size_last_resort_shortens_strings(self):
         def render(keep):

@@ -113,10 +113,15 @@ class TestFilesOnly:
 
 
 class TestCount:
-    def test_split_at_the_last_colon_and_never_paginated(self, decoder):
-        result = parse(b"./a:b.txt:3\n./c:4\n", decoder, mode="count", limit=1, offset=1)
+    def test_split_at_the_last_colon(self, decoder):
+        result = parse(b"./a:b.txt:3\n./c:4\n", decoder, mode="count")
         assert result.counts == (("./a:b.txt", 3), ("./c", 4))
         assert result.total_count == 7 and not result.truncated
+
+    def test_files_paginated_total_over_all_files(self, decoder):
+        result = parse(b"./a:3\n./b:4\n./c:5\n", decoder, mode="count", limit=1, offset=1)
+        assert result.counts == (("./b", 4),)
+        assert result.total_count == 12 and result.truncated
 
 
 class TestFiles:

@@ -89,7 +89,7 @@ def _render(result: SearchResult, request: SearchRequest, omitted: int, count: i
             out["_omitted"] = messages.OMITTED.format(omitted=omitted)
         if count == LOOP_WARN_AT:
             out["_warning"] = messages.SEARCH_LOOP_WARNING.format(count=count)
-        if shown.truncated and request.paginates:
+        if shown.truncated:
             out["_hint"] = messages.TRUNCATED_HINT.format(next_offset=next_offset)
         return out
 

@@ -93,15 +93,18 @@ def parse_search_output(
             total_count_is_lower_bound=incomplete, limit_reason=reason,
         )
     if output_mode == "count":
-        counts: dict[str, int] = {}
+        # Hermes: "path:N" split at the LAST colon (§5.4). Fixed defect: Hermes summed and listed
+        # the first limit + offset files only, silently; here total_count sums every file and
+        # the listed files are the page [offset, offset + limit), like the other modes.
+        counts: list[tuple[str, int]] = []
         for line in lines:
-            # Hermes: "path:N" split at the LAST colon; every line, no pagination (§5.4).
             path, _, number = line.rpartition(b":")
             if number.isdigit():
-                counts[decoder.path(path)] = int(number)
+                counts.append((decoder.path(path), int(number)))
         return SearchResult(
-            total_count=sum(counts.values()), counts=tuple(counts.items()), truncated=incomplete,
-            total_count_is_lower_bound=incomplete, limit_reason=reason,
+            total_count=sum(n for _, n in counts), counts=tuple(counts[offset:end]),
+            truncated=len(counts) > end or incomplete, total_count_is_lower_bound=incomplete,
+            limit_reason=reason,
         )
     matches = [m for m in (_parse_row(line, context, decoder) for line in lines) if m is not None]
     return SearchResult(

@@ -88,9 +88,3 @@ class SearchRequest:
         never trips the guard; output_mode and context are not (Hermes)."""
         return ("search", self.pattern, self.target, str(self.path), self.file_glob or "",
                 self.limit, self.offset, self.order)
-
-    @property
-    def paginates(self) -> bool:
-        """Whether offset selects the page. EDGE CASE: count output lists every file whatever
-        the offset (Hermes), so a "use offset=" hint would not help there."""
-        return self.is_file_search or self.output_mode != "count"
