@@ -58,6 +58,14 @@ class TestCall:
             "error": "Unknown tool: 'web_search'. Available file tools: search_files."}
         assert "_warning" not in json.loads(ft.call("search_files", {"pattern": "x"}))
 
+    def test_read_file_name_does_not_reset_the_guard(self, tools):
+        ft = tools({"a.txt": "x\n"})
+        for _ in range(2):
+            ft.call("search_files", {"pattern": "x"})
+        assert "error" in json.loads(ft.call("read_file", {"path": "a.txt"}))
+        assert json.loads(ft.call("search_files", {"pattern": "x"}))["_warning"].startswith(
+            "You have run this exact search 3 times")
+
     def test_arguments_must_be_an_object(self, tools):
         ft = tools()
         assert json.loads(ft.call("search_files", ["x"])) == {

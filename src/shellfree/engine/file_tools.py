@@ -23,6 +23,9 @@ from shellfree.engine.state import TaskState
 
 __all__ = ["FileTools"]
 
+GUARDED_TOOLS = frozenset({"read_file", "search_files"})
+"""The tools that share the loop guard; every other tool name resets it (§7)."""
+
 SEARCH_FILES_PARAMETERS = ("pattern", "target", "path", "file_glob", "limit", "offset",
                            "output_mode", "context", "order")
 """The schema's parameter names (§5.1); other keys an agent sends are ignored, as in Hermes."""
@@ -115,11 +118,13 @@ class FileTools:
 
         A name that is not one of these file tools counts as another tool having run: the loop
         guard and "not found" cache are reset (Hermes' dispatcher hook, §7), and the result is
-        an error naming the available tools.
+        an error naming the available tools. EDGE CASE: ``read_file`` (not built yet) shares
+        the guard with search_files, so its name does not reset it.
         """
         handler = self._tools.get(name)
         if handler is None:
-            self.notify_other_tool_call()
+            if name not in GUARDED_TOOLS:
+                self.notify_other_tool_call()
             return tool_error(messages.UNKNOWN_TOOL.format(
                 name=name, available=", ".join(self._tools)))
         if args is None:

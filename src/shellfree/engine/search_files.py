@@ -79,7 +79,8 @@ def _render(result: SearchResult, request: SearchRequest, omitted: int, count: i
     def payload(keep: int | None) -> dict[str, Any]:
         shown, next_offset = result, request.offset + request.limit
         if keep is not None:
-            # EDGE CASE: the page is cut to fit; the hint then names the first row not shown.
+            # EDGE CASE: the page is cut to fit; the hint then names the first row not shown
+            # (rows filtered by the deny-list can make the next page repeat a few, never skip).
             shown = replace(result, truncated=True,
                             limit_reason=result.limit_reason or LIMIT_REASON_CHARS,
                             **{field: items[:keep]})
