@@ -192,7 +192,20 @@ class TestBinary:
         same(reference_rg, args)
 
 
+    @pytest.mark.parametrize("args", [["-n", "-C1", "TODO"], ["-n", "-A1", "TODO"], ["-n", "TODO"]])
+    def test_explicit_binary_context_line_stops_silently(self, isolated, reference_rg, args):
+        # Found by the search_files parity run: in "convert" mode rg's printer stops at the
+        # first line after binary data; a context line stops it without a match (exit 1).
+        with open("f.txt", "wb") as f:
+            f.write(b"delta\nTODO x\nmore\n\x00tail\n")
+        same(reference_rg, [*args, "f.txt"])
+
+
 class TestErrors:
+    def test_glob_error_before_regex_error(self, corpus, reference_rg):
+        out = same(reference_rg, ["-g", "[", "+x", "."])
+        assert out[1] == b"rg: error parsing glob '[': unclosed character class; missing ']'\n"
+
     def test_missing_pattern(self, corpus, reference_rg):
         out = same(reference_rg, [])
         assert out[1] == b"rg: ripgrep requires at least one pattern to execute a search\n"

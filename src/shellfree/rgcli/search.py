@@ -123,6 +123,14 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
     except OSError as err:
         out.message(f"{os.fsdecode(args.pattern_files[0])}: {os_error_text(err)}", error=True)
         return 2
+    use_stdin = not paths and _stdin_is_readable(stdin)
+    opts = walk_options(args, paths or ([b"-"] if use_stdin else []), out)
+    try:
+        walker = Walker(opts, cwd=out.cwd)
+    except GlobError as err:
+        out.message(str(err), error=True)
+        return 2
+    # rg builds the -g globs before the regex, so a bad glob is reported first.
     try:
         matcher = compile_patterns(
             patterns,
@@ -139,14 +147,6 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
             ),
         )
     except PatternError as err:
-        out.message(str(err), error=True)
-        return 2
-
-    use_stdin = not paths and _stdin_is_readable(stdin)
-    opts = walk_options(args, paths or ([b"-"] if use_stdin else []), out)
-    try:
-        walker = Walker(opts, cwd=out.cwd)
-    except GlobError as err:
         out.message(str(err), error=True)
         return 2
 
@@ -264,13 +264,18 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
             file_matched = result.has_match
         if walked_binary and not result.has_match:
             continue  # a walked binary file with no match before its NUL is invisible
-        if file_matched:
-            matched_any = True
         if args.quiet:
-            if matched_any:
+            if file_matched:
+                matched_any = True
                 break
             continue
         chunk = printer.print_file(shown, result)
+        if mode == "standard" and file_matched and not printer.last_matched:
+            # The standard printer stopped at binary data before any match (rg then reports
+            # the file as not matching).
+            file_matched = False
+        if file_matched:
+            matched_any = True
         if chunk:
             if printed_before and file_separator is not None:
                 out.stdout.write(file_separator + b"\n")

@@ -58,6 +58,8 @@ class StandardPrinter:
         # which it does on piped output only for --column (and -o, handled per match).
         self._per_match = options.column
         self._terminator = b"\r\n" if options.crlf else b"\n"
+        #: Whether the last printed file counted as matching (see print_file).
+        self.last_matched = False
 
     def print_file(self, path: bytes, result: FileResult) -> bytes:
         opts = self.options
@@ -66,27 +68,27 @@ class StandardPrinter:
         if shown_path is not None and opts.heading and result.lines:
             out.append(shown_path + b"\n")
         prefix_path = shown_path if (shown_path is not None and not opts.heading) else None
-        binary_notice = False
-        printed_match = False
+        # rg's standard sink, once binary data was seen in "convert" mode (explicit files),
+        # stops at the next line it is handed: a match still counts (and the notice follows),
+        # a context line stops the file silently.
+        stop_at = result.binary_after
+        matched = False
         for line in result.lines:
             if line is None:
                 if opts.context_separator is not None:
                     out.append(opts.context_separator + b"\n")
                 continue
-            if (
-                line.kind == "match"
-                and result.binary_after is not None
-                and line.offset >= result.binary_after
-            ):
-                binary_notice = True
+            if stop_at is not None and line.offset >= stop_at:
+                matched = matched or line.kind == "match"
                 break
             if line.kind == "match":
-                printed_match = True
+                matched = True
             if opts.only_matching and line.kind == "match" and line.spans:
                 self._only_matching(out, prefix_path, line)
             else:
                 self._line(out, prefix_path, line)
-        if result.binary_offset is not None and (binary_notice or (printed_match and (result.binary_after is not None or result.binary_quit))):
+        self.last_matched = matched
+        if result.binary_offset is not None and matched and (stop_at is not None or result.binary_quit):
             lead = (_display_path(path, opts) + b": ") if opts.with_filename else b""
             if result.binary_quit:
                 text = b"WARNING: stopped searching binary file after match"
