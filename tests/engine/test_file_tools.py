@@ -55,16 +55,9 @@ class TestCall:
         for _ in range(3):
             ft.call("search_files", {"pattern": "x"})
         assert json.loads(ft.call("web_search", {"q": "x"})) == {
-            "error": "Unknown tool: 'web_search'. Available file tools: search_files."}
+            "error": "Unknown tool: 'web_search'. Available file tools: read_file, write_file, "
+                     "patch, search_files."}
         assert "_warning" not in json.loads(ft.call("search_files", {"pattern": "x"}))
-
-    def test_read_file_name_does_not_reset_the_guard(self, tools):
-        ft = tools({"a.txt": "x\n"})
-        for _ in range(2):
-            ft.call("search_files", {"pattern": "x"})
-        assert "error" in json.loads(ft.call("read_file", {"path": "a.txt"}))
-        assert json.loads(ft.call("search_files", {"pattern": "x"}))["_warning"].startswith(
-            "You have run this exact search 3 times")
 
     def test_arguments_must_be_an_object(self, tools):
         ft = tools()
@@ -81,7 +74,7 @@ class TestCall:
         assert json.loads(ft.call("search_files", {"pattern": "x"})) == {"error": "disk on fire"}
 
     def test_tool_names(self, tools):
-        assert tools().tool_names == ("search_files",)
+        assert tools().tool_names == ("read_file", "write_file", "patch", "search_files")
 
 
 def test_root_defaults_to_the_process_directory(root, monkeypatch):

@@ -30,6 +30,10 @@ SEARCH_FILES_PARAMETERS = ("pattern", "target", "path", "file_glob", "limit", "o
                            "output_mode", "context", "order")
 """The schema's parameter names (§5.1); other keys an agent sends are ignored, as in Hermes."""
 
+READ_FILE_PARAMETERS = ("path", "offset", "limit")
+WRITE_FILE_PARAMETERS = ("path", "content")
+PATCH_PARAMETERS = ("mode", "path", "old_string", "new_string", "replace_all", "patch")
+
 
 class FileTools:
     """The file tools of one agent task.
@@ -55,6 +59,7 @@ class FileTools:
         max_result_bytes: int = 32 << 20,
         max_result_chars: int = MAX_RESULT_CHARS,
         timeout: float = 60.0,
+        approval_callback: Callable[[str, str], bool] | None = None,
     ) -> None:
         self.root = os.path.abspath(os.fspath(root))
         self.backend = make_backend(backend, rg_path)
@@ -67,13 +72,19 @@ class FileTools:
         self.policy = ReadPolicy(homes)
         self.state = TaskState(clock)
         self.max_result_chars = max_result_chars
+        # Asked (path, reason) before writing a protected instruction file (AGENTS.md, …);
+        # without it such writes are refused.
+        self.approval_callback = approval_callback
         self._search = SearchRunner(
             self.backend, self.root,
             SearchLimits(max_result_lines=max_result_lines, max_result_bytes=max_result_bytes,
                          timeout=timeout),
         )
         self._tools: dict[str, Callable[[Mapping[str, Any]], str]] = {
-            "search_files": self._call_search_files,
+            "read_file": self._caller(self.read_file, READ_FILE_PARAMETERS),
+            "write_file": self._caller(self.write_file, WRITE_FILE_PARAMETERS),
+            "patch": self._caller(self.patch, PATCH_PARAMETERS),
+            "search_files": self._caller(self.search_files, SEARCH_FILES_PARAMETERS),
         }
 
     def __repr__(self) -> str:
@@ -113,13 +124,40 @@ class FileTools:
         except Exception as error:  # Hermes: any exception in a handler becomes tool_error
             return tool_error(str(error))
 
+    def read_file(self, path: Any = None, offset: Any = 1, limit: Any = 2000) -> str:
+        """Read a text file (or an extracted document) page by page as ``LINE_NUM|CONTENT``."""
+        from shellfree.engine.read_file import read_file
+
+        return _guarded(lambda: read_file(self, path, offset, limit))
+
+    def write_file(self, path: Any = None, content: Any = None) -> str:
+        """Write a whole file atomically, keeping its line endings, BOM and encoding."""
+        from shellfree.engine.write_file import write_file
+
+        return _guarded(lambda: write_file(self, path, content))
+
+    def patch(
+        self,
+        mode: Any = "replace",
+        path: Any = None,
+        old_string: Any = None,
+        new_string: Any = None,
+        replace_all: Any = False,
+        patch: Any = None,
+    ) -> str:
+        """Edit files: a fuzzy find-and-replace, or an all-or-nothing V4A multi-file patch."""
+        from shellfree.engine.patch import patch as run_patch
+
+        return _guarded(
+            lambda: run_patch(self, mode, path, old_string, new_string, replace_all, patch)
+        )
+
     def call(self, name: str, args: Mapping[str, Any] | None = None) -> str:
         """Run the tool *name* with the agent's *args* and return its JSON text.
 
         A name that is not one of these file tools counts as another tool having run: the loop
         guard and "not found" cache are reset (Hermes' dispatcher hook, §7), and the result is
-        an error naming the available tools. EDGE CASE: ``read_file`` (not built yet) shares
-        the guard with search_files, so its name does not reset it.
+        an error naming the available tools.
         """
         handler = self._tools.get(name)
         if handler is None:
@@ -140,6 +178,17 @@ class FileTools:
         for every non-file tool, or the loop guard fires across unrelated turns."""
         self.state.notify_other_tool_call()
 
-    def _call_search_files(self, args: Mapping[str, Any]) -> str:
-        known = {k: args[k] for k in SEARCH_FILES_PARAMETERS if k in args}
-        return self.search_files(**known)
+    @staticmethod
+    def _caller(method: Callable[..., str], names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], str]:
+        def call(args: Mapping[str, Any]) -> str:
+            return method(**{k: args[k] for k in names if k in args})
+
+        return call
+
+
+def _guarded(run: Callable[[], str]) -> str:
+    """Hermes: any exception in a handler becomes ``tool_error(str(e))``."""
+    try:
+        return run()
+    except Exception as error:
+        return tool_error(str(error))
