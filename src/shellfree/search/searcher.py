@@ -9,7 +9,7 @@ with required literals finds candidate lines with ``bytes.find`` and decodes and
 those lines; otherwise the stream is decoded once and the regex scans it, restarting after each
 matched line. Line numbers are counted (``bytes.count``) only up to the lines that are reported.
 There is no per-line Python loop over the file, except for the rare patterns anchored to a line's
-own text (``\A``/``\z``), which rg itself runs line by line.
+own text (``\\A``/``\\z``), which rg itself runs line by line.
 """
 
 from __future__ import annotations
@@ -213,8 +213,8 @@ class _Lines:
         """Byte spans (relative to ``ls``) of the matches in one line, as rg's printer finds them.
 
         rg's printer re-finds a matching line's matches in the buffer from the line's start to
-        its end, terminator trimmed (with ``--crlf`` the ``\r`` too): ``\A`` then holds only on
-        the first line, so ``rg -o '\AHolmes'`` finds nothing on line 2 and prints the whole
+        its end, terminator trimmed (with ``--crlf`` the ``\\r`` too): ``\\A`` then holds only
+        on the first line, so ``rg -o '\\AHolmes'`` finds nothing on line 2 and prints the whole
         line, which the printer reproduces from an empty span list.
         """
         buf = self.buf
