@@ -106,12 +106,14 @@ def _set_no_ignore(a: RgArgs, on: bool) -> None:
 
 
 def _unrestricted(a: RgArgs) -> None:
-    # -u: --no-ignore; -uu: and --hidden; -uuu: and --binary (recorded when search lands).
+    # -u: --no-ignore; -uu: and --hidden; -uuu: and --binary.
     a.unrestricted += 1
     if a.unrestricted >= 1:
         _set_no_ignore(a, True)
     if a.unrestricted >= 2:
         a.hidden = True
+    if a.unrestricted >= 3:
+        a.binary = True
 
 
 def _sort(a: RgArgs, flag: str, value: str, reverse: bool) -> None:
