@@ -236,3 +236,20 @@ def test_catastrophic_pattern_is_bounded(isolated):
     elapsed = time.monotonic() - started
     assert elapsed < 5.0, elapsed
     assert status == 2 and b"big.txt" in err, (status, err)
+
+
+def test_output_file_inside_the_tree_is_not_searched(corpus, reference_rg, tmp_path):
+    """rg skips the file its stdout is redirected to (rg-semantics §0, harness fact 5)."""
+    import subprocess
+
+    for name, cmd in (("ours.txt", [sys.executable, "-m", "shellfree", "rg"]), ("theirs.txt", [reference_rg])):
+        with open(name, "wb") as out:
+            # Pre-fill so the file itself would match if it were searched.
+            out.write(b"Sherlock\n")
+            out.flush()
+            subprocess.run([*cmd, "--sort", "path", "-l", "Sherlock"], stdout=out,
+                           stdin=subprocess.DEVNULL, check=False)
+    ours = open("ours.txt", "rb").read()
+    theirs = open("theirs.txt", "rb").read()
+    assert b"ours.txt" not in ours and b"theirs.txt" not in theirs
+    assert ours.replace(b"theirs.txt\n", b"") == theirs.replace(b"ours.txt\n", b"")

@@ -6,12 +6,12 @@ import os
 import stat
 import sys
 import time
+from dataclasses import replace
 from typing import BinaryIO
 
 from shellfree.rgcli.flags import RgArgs
 from shellfree.rgcli.run import Invocation, is_one_file, walk_options
 from shellfree.search.errors import GlobError, os_error_text
-from shellfree.search.json_printer import JsonPrinter
 from shellfree.search.printer import PrintOptions, StandardPrinter, SummaryPrinter
 from shellfree.search.searcher import (
     BINARY_CONVERT,
@@ -110,9 +110,199 @@ def _mode(args: RgArgs) -> str:
     return mode
 
 
+def _compile(args: RgArgs, patterns: list[str]):
+    """The matcher for *patterns* under the flags (raises PatternError with rg's text)."""
+    from shellfree.search.pattern import PatternOptions, compile_patterns
+
+    return compile_patterns(
+        patterns,
+        PatternOptions(
+            fixed_strings=args.fixed_strings,
+            case=args.case,
+            word=args.boundary == "word",
+            line=args.boundary == "line",
+            multiline=args.multiline,
+            dotall=args.multiline_dotall,
+            crlf=args.crlf,
+            binary_detection=not args.text,
+            unicode=not args.no_unicode,
+        ),
+    )
+
+
+def _stdout_identity(stream: BinaryIO) -> tuple[int, int] | None:
+    """(device, inode) of stdout when it is a regular file: rg never searches the file its
+    own output goes to (``rg foo >> out.txt`` inside the tree)."""
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
+
+
+class _Search:
+    """One search command: the decisions rg takes once per run, then one file at a time."""
+
+    def __init__(self, args: RgArgs, out: "Invocation", paths: list[bytes], use_stdin: bool):
+        self.args = args
+        self.out = out
+        self.mode = _mode(args)
+        context = self.mode in ("standard", "json")
+        before = args.before_context if args.before_context is not None else (args.context or 0)
+        after = args.after_context if args.after_context is not None else (args.context or 0)
+        if not context:
+            before = after = 0
+        one_file = is_one_file(paths, out) or use_stdin
+        options = PrintOptions(
+            with_filename=args.with_filename if args.with_filename is not None else not one_file,
+            heading=bool(args.heading),
+            line_number=args.line_number if args.line_number is not None else args.column,
+            column=args.column,
+            byte_offset=args.byte_offset,
+            only_matching=args.only_matching,
+            max_columns=args.max_columns,
+            max_columns_preview=args.max_columns_preview,
+            null=args.null,
+            context=bool(before or after),
+            context_separator=args.context_separator,
+            path_separator=args.path_separator,
+            include_zero=args.include_zero,
+            crlf=args.crlf,
+        )
+        self.json = None
+        self.standard = None
+        self.summary = None
+        if self.mode == "standard":
+            self.standard = StandardPrinter(options)
+        elif self.mode == "json":
+            from shellfree.search.json_printer import JsonPrinter  # json is loaded only here
+
+            # rg turns line numbers on for JSON unless -N was given.
+            self.json = JsonPrinter(line_number=args.line_number is not False)
+        else:
+            self.summary = SummaryPrinter(self.mode, options)
+        # rg memory-maps explicit files when every path argument is a file and there are at
+        # most ten of them; a mapped file keeps its NUL bytes and only its first 64 KiB are
+        # pre-scanned.
+        auto_mmap = (
+            bool(paths)
+            and len(paths) <= 10
+            and all(p != b"-" and os.path.isfile(out.fs(p)) for p in paths)
+            and sys.platform != "darwin"
+        )
+        self.mmap = auto_mmap if args.mmap is None else (args.mmap and bool(paths))
+        self.config = SearchConfig(
+            invert=args.invert,
+            max_count=args.max_count,
+            before_context=before,
+            after_context=after,
+            submatches=args.only_matching or args.column or self.mode in ("count_matches", "json"),
+            stop_at_first=(args.quiet or self.mode == "files_with_matches") and not args.invert,
+            crlf=args.crlf,
+            timeout=REGEX_TIMEOUT_SECONDS,
+        )
+        self.file_separator = (
+            args.context_separator if (before or after) and not args.heading else None
+        )
+        self.skip_identity = _stdout_identity(out.stdout)
+        self.matched_any = False
+        self.searched_any = False
+        self.printed_before = False
+        self.started = time.perf_counter()
+
+    def binary_mode(self, explicit: bool) -> str:
+        if self.args.text:
+            return BINARY_NONE
+        if explicit or self.args.binary:
+            return BINARY_CONVERT
+        return BINARY_QUIT
+
+    def search(self, haystack: Haystack, matcher, stdin: BinaryIO | None) -> bool:
+        """Search and print one file; returns False when the whole search should stop."""
+        out, args = self.out, self.args
+        is_stdin = haystack.explicit and haystack.path == b"-"
+        shown = b"<stdin>" if is_stdin else haystack.path
+        path = out.fs(haystack.path)
+        if self.skip_identity is not None and not is_stdin:
+            try:
+                st = os.stat(path)
+                if (st.st_dev, st.st_ino) == self.skip_identity:
+                    return True
+            except OSError:
+                pass
+        try:
+            data = _read(path, is_stdin, stdin)
+        except OSError as err:
+            out.message(f"{os.fsdecode(shown)}: {os_error_text(err)}", error=True)
+            return True
+        self.searched_any = True
+        binary = self.binary_mode(haystack.explicit)
+        config = replace(self.config, binary=binary, mmap=self.mmap and haystack.explicit and not is_stdin)
+        file_started = time.perf_counter()
+        try:
+            result = search_bytes(data, matcher, config)
+        except (TimeoutError, SearchTimeout):
+            out.message(
+                f"{os.fsdecode(shown)}: regex search took longer than "
+                f"{REGEX_TIMEOUT_SECONDS:g}s; the pattern backtracks catastrophically",
+                error=True,
+            )
+            return True
+        if self.json is not None:
+            self.matched_any = self.matched_any or result.has_match
+            if not args.quiet:
+                elapsed = time.perf_counter() - file_started
+                out.stdout.write(self.json.print_file(shown, result, elapsed))
+            return True
+        walked_binary = binary == BINARY_QUIT and result.binary_offset is not None
+        if self.mode == "files_without_match":
+            file_matched = not result.has_match
+            if walked_binary and file_matched:
+                # rg quirk: not printed, yet it counts as "without match" for the exit status.
+                self.matched_any = True
+                return True
+        elif walked_binary and self.mode in ("count", "count_matches"):
+            return True  # rg squashes the count of a walked binary file to nothing
+        else:
+            file_matched = result.has_match
+        if walked_binary and not result.has_match:
+            return True  # a walked binary file with no match before its NUL is invisible
+        if args.quiet:
+            if file_matched:
+                self.matched_any = True
+                return False
+            return True
+        if self.standard is not None:
+            chunk = self.standard.print_file(shown, result)
+            # The printer stops at binary data in "convert" mode; if it stopped before any
+            # match, rg reports the file as not matching.
+            file_matched = file_matched and self.standard.last_matched
+        else:
+            chunk = self.summary.print_file(shown, result)
+        if file_matched:
+            self.matched_any = True
+        if chunk:
+            if self.printed_before and self.file_separator is not None:
+                out.stdout.write(self.file_separator + b"\n")
+            elif self.printed_before and args.heading and self.standard is not None:
+                out.stdout.write(b"\n")
+            out.stdout.write(chunk)
+            self.printed_before = True
+        return True
+
+    def finish(self, implicit_root: bool) -> int:
+        out, args = self.out, self.args
+        if self.json is not None and not args.quiet:
+            out.stdout.write(self.json.summary(time.perf_counter() - self.started))
+        if not self.searched_any and implicit_root:
+            out.message(NOTHING_SEARCHED, error=True)
+        if out.errored and not (args.quiet and self.matched_any):
+            return 2
+        return 0 if self.matched_any else 1
+
+
 def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
     """Run a search; *out* carries the streams, the error flag and the working directory."""
-    from shellfree.search.pattern import PatternOptions, compile_patterns
     from shellfree.search.errors import PatternError
 
     try:
@@ -124,169 +314,24 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
         out.message(f"{os.fsdecode(args.pattern_files[0])}: {os_error_text(err)}", error=True)
         return 2
     use_stdin = not paths and _stdin_is_readable(stdin)
-    opts = walk_options(args, paths or ([b"-"] if use_stdin else []), out)
     try:
-        walker = Walker(opts, cwd=out.cwd)
+        walker = Walker(walk_options(args, paths or ([b"-"] if use_stdin else []), out), cwd=out.cwd)
     except GlobError as err:
         out.message(str(err), error=True)
         return 2
     # rg builds the -g globs before the regex, so a bad glob is reported first.
     try:
-        matcher = compile_patterns(
-            patterns,
-            PatternOptions(
-                fixed_strings=args.fixed_strings,
-                case=args.case,
-                word=args.boundary == "word",
-                line=args.boundary == "line",
-                multiline=args.multiline,
-                dotall=args.multiline_dotall,
-                crlf=args.crlf,
-                binary_detection=not args.text,
-                unicode=not args.no_unicode,
-            ),
-        )
+        matcher = _compile(args, patterns)
     except PatternError as err:
         out.message(str(err), error=True)
         return 2
-
-    mode = _mode(args)
-    one_file = is_one_file(paths, out) or use_stdin
-    with_filename = args.with_filename if args.with_filename is not None else not one_file
-    context = mode in ("standard", "json")
-    before = args.before_context if args.before_context is not None else (args.context or 0)
-    after = args.after_context if args.after_context is not None else (args.context or 0)
-    if not context:
-        before = after = 0
-    print_options = PrintOptions(
-        with_filename=with_filename,
-        heading=bool(args.heading),
-        line_number=args.line_number if args.line_number is not None else args.column,
-        column=args.column,
-        byte_offset=args.byte_offset,
-        only_matching=args.only_matching,
-        max_columns=args.max_columns,
-        max_columns_preview=args.max_columns_preview,
-        null=args.null,
-        context=bool(before or after),
-        context_separator=args.context_separator,
-        path_separator=args.path_separator,
-        include_zero=args.include_zero,
-        crlf=args.crlf,
-    )
-    json_printer = None
-    if mode == "standard":
-        printer = StandardPrinter(print_options)
-    elif mode == "json":
-        # rg turns line numbers on for JSON unless -N was given.
-        json_printer = JsonPrinter(line_number=args.line_number is not False)
-    else:
-        printer = SummaryPrinter(mode, print_options)
-    started = time.perf_counter()
-
-    # rg memory-maps explicit files when every path argument is a file and there are at most
-    # ten of them; a mapped file keeps its NUL bytes and only its first 64 KiB are pre-scanned.
-    auto_mmap = bool(paths) and len(paths) <= 10 and all(
-        p != b"-" and os.path.isfile(out.fs(p)) for p in paths
-    ) and sys.platform != "darwin"
-    mmap = auto_mmap if args.mmap is None else (args.mmap and bool(paths))
-
-    quit_early = args.quiet or mode in ("files_with_matches",)
-    stop_at_first = quit_early and not args.invert
-    base_config = dict(
-        invert=args.invert,
-        max_count=args.max_count,
-        before_context=before,
-        after_context=after,
-        submatches=args.only_matching or args.column or mode in ("count_matches", "json"),
-        stop_at_first=stop_at_first,
-        timeout=REGEX_TIMEOUT_SECONDS,
-    )
-    matched_any = False
-    searched_any = False
-    printed_before = False
-    file_separator = args.context_separator if (before or after) and not args.heading else None
     if args.max_count == 0:
-        return 1
-
+        return 1  # rg: -m 0 searches nothing
+    command = _Search(args, out, paths, use_stdin)
     roots = paths if paths else ([b"-"] if use_stdin else None)
     for event in walker.walk(roots):
         if isinstance(event, WalkMessage):
             out.message(event.text, error=event.is_error)
-            continue
-        haystack: Haystack = event
-        is_stdin = haystack.explicit and haystack.path == b"-"
-        shown = b"<stdin>" if is_stdin else haystack.path
-        try:
-            data = _read(out.fs(haystack.path), is_stdin, stdin)
-        except OSError as err:
-            out.message(f"{os.fsdecode(shown)}: {os_error_text(err)}", error=True)
-            continue
-        searched_any = True
-        if args.text:
-            binary = BINARY_NONE
-        elif haystack.explicit or args.binary:
-            binary = BINARY_CONVERT
-        else:
-            binary = BINARY_QUIT
-        config = SearchConfig(
-            binary=binary,
-            mmap=mmap and haystack.explicit and not is_stdin,
-            crlf=args.crlf,
-            **base_config,
-        )
-        file_started = time.perf_counter()
-        try:
-            result = search_bytes(data, matcher, config)
-        except (TimeoutError, SearchTimeout):
-            out.message(
-                f"{os.fsdecode(shown)}: regex search took longer than "
-                f"{REGEX_TIMEOUT_SECONDS:g}s; the pattern backtracks catastrophically",
-                error=True,
-            )
-            continue
-        walked_binary = binary == BINARY_QUIT and result.binary_offset is not None
-        if json_printer is not None:
-            matched_any = matched_any or result.has_match
-            if not args.quiet:
-                elapsed = time.perf_counter() - file_started
-                out.stdout.write(json_printer.print_file(shown, result, elapsed))
-            continue
-        if mode == "files_without_match":
-            file_matched = not result.has_match
-            if walked_binary and file_matched:
-                # rg quirk: not printed, yet it counts as "without match" for the exit status.
-                matched_any = True
-                continue
-        elif walked_binary and mode in ("count", "count_matches"):
-            continue  # rg squashes the count of a walked binary file to nothing
-        else:
-            file_matched = result.has_match
-        if walked_binary and not result.has_match:
-            continue  # a walked binary file with no match before its NUL is invisible
-        if args.quiet:
-            if file_matched:
-                matched_any = True
-                break
-            continue
-        chunk = printer.print_file(shown, result)
-        if mode == "standard" and file_matched and not printer.last_matched:
-            # The standard printer stopped at binary data before any match (rg then reports
-            # the file as not matching).
-            file_matched = False
-        if file_matched:
-            matched_any = True
-        if chunk:
-            if printed_before and file_separator is not None:
-                out.stdout.write(file_separator + b"\n")
-            elif printed_before and args.heading and mode == "standard":
-                out.stdout.write(b"\n")
-            out.stdout.write(chunk)
-            printed_before = True
-    if json_printer is not None and not args.quiet:
-        out.stdout.write(json_printer.summary(time.perf_counter() - started))
-    if not searched_any and not paths and not use_stdin:
-        out.message(NOTHING_SEARCHED, error=True)
-    if out.errored and not (args.quiet and matched_any):
-        return 2
-    return 0 if matched_any else 1
+        elif not command.search(event, matcher, stdin):
+            break
+    return command.finish(implicit_root=not paths and not use_stdin)
