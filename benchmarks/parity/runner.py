@@ -45,6 +45,10 @@ IGNORE_FILE_NAMES = (".git", ".jj", ".gitignore", ".ignore", ".rgignore")
 BASE_DIR_ENV_VAR = "SHELLFREE_PARITY_TMP"
 """Optional parent directory for the parity base directory (default: the system temp dir)."""
 
+CANDIDATE_ENV_VAR = "SHELLFREE_PARITY_CANDIDATE"
+"""Optional shell-quoted command prefix replacing the candidate (e.g. the reference rg, to check
+the harness and the scenarios' stated expectations without shellfree)."""
+
 CASE_DIR_TOKEN = "$case"
 """How reports spell the per-case directory (the shell script defines ``case`` the same way)."""
 
@@ -53,11 +57,6 @@ DEFAULT_TIMEOUT = 60.0
 
 class IsolationError(RuntimeError):
     """Raised when the base directory sits below a repo or an ignore file, which would skew every case."""
-
-
-CANDIDATE_ENV_VAR = "SHELLFREE_PARITY_CANDIDATE"
-"""Optional shell-quoted command prefix replacing the candidate (e.g. the reference rg, to check
-the harness and the scenarios' stated expectations without shellfree)."""
 
 
 def default_candidate() -> tuple[str, ...]:

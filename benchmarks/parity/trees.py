@@ -15,11 +15,12 @@ import os
 import posixpath
 import random
 import re
+import shutil
 import sys
 import tempfile
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Sequence, Union
+from typing import Callable, Sequence, Union
 
 from benchmarks.parity import patterns
 
@@ -171,8 +172,9 @@ def shell_quote(text: str) -> str:
 def _printf_bytes(data: bytes) -> str:
     """Returns a ``printf`` format string that prints *data* exactly (octal escapes, POSIX printf)."""
     out = []
-    for b in data:
-        if 0x20 <= b < 0x7F and b not in (0x25, 0x27, 0x5C):
+    for i, b in enumerate(data):
+        # `%`, `'` and `\` are special in the format; a leading `-` would read as an option.
+        if 0x20 <= b < 0x7F and b not in (0x25, 0x27, 0x5C) and not (i == 0 and b == 0x2D):
             out.append(chr(b))
         else:
             out.append(f"\\{b:03o}")
@@ -217,21 +219,15 @@ def probe_capabilities(base_dir: str) -> FsCapabilities:
             and _try(lambda: open(os.path.join(scratch, "a\\b* "), "wb").close()),
         )
     finally:
-        _remove_tree(scratch)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _try(action) -> bool:  # type: ignore[no-untyped-def]
+def _try(action: Callable[[], object]) -> bool:
     try:
         action()
     except (OSError, ValueError, NotImplementedError):
         return False
     return True
-
-
-def _remove_tree(path: str) -> None:
-    import shutil
-
-    shutil.rmtree(path, ignore_errors=True)
 
 
 # ---------------------------------------------------------------------------------------------
