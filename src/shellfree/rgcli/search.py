@@ -90,7 +90,13 @@ def _read(path: bytes, is_stdin: bool, stdin: BinaryIO | None) -> bytes:
         return stdin.read() if stdin is not None else b""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
     try:
-        chunks = []
+        # One read of the whole file when its size is known (perf-study §5.3); a file that
+        # grew meanwhile, or a FIFO or device, is read to its end in chunks.
+        size = os.fstat(fd).st_size
+        first = os.read(fd, size + 1 if size else 1 << 16)
+        if size and len(first) == size:
+            return first
+        chunks = [first]
         while True:
             chunk = os.read(fd, 1 << 20)
             if not chunk:
@@ -204,11 +210,19 @@ class _Search:
         self.file_separator = (
             args.context_separator if (before or after) and not args.heading else None
         )
+        self._configs: dict[tuple[str, bool], SearchConfig] = {}
         self.skip_identity = _stdout_identity(out.stdout)
         self.matched_any = False
         self.searched_any = False
         self.printed_before = False
         self.started = time.perf_counter()
+
+    def _config(self, binary: str, mmap: bool) -> SearchConfig:
+        key = (binary, mmap)
+        config = self._configs.get(key)
+        if config is None:
+            config = self._configs[key] = replace(self.config, binary=binary, mmap=mmap)
+        return config
 
     def binary_mode(self, explicit: bool) -> str:
         if self.args.text:
@@ -237,7 +251,7 @@ class _Search:
             return True
         self.searched_any = True
         binary = self.binary_mode(haystack.explicit)
-        config = replace(self.config, binary=binary, mmap=self.mmap and haystack.explicit and not is_stdin)
+        config = self._config(binary, self.mmap and haystack.explicit and not is_stdin)
         file_started = time.perf_counter()
         try:
             result = search_bytes(data, matcher, config)

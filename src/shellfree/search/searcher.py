@@ -167,6 +167,37 @@ def _needs_budget_on_short_lines(source: str) -> bool:
     return len(_REPEAT.findall(source)) > 1
 
 
+@dataclass(frozen=True)
+class _Prepared:
+    """What the searcher derives from a matcher once, not once per file."""
+
+    literals: tuple[bytes, ...] | None
+    text_anchors: bool
+    crlf_strip: bool
+    budget_short: bool
+
+
+_PREPARED: dict[int, tuple[MatcherLike, _Prepared]] = {}
+
+
+def _prepare(matcher: MatcherLike) -> _Prepared:
+    entry = _PREPARED.get(id(matcher))
+    if entry is not None and entry[0] is matcher:
+        return entry[1]
+    literals = matcher.required_literals
+    prepared = _Prepared(
+        literals=tuple(to_bytes(lit) for lit in literals) if literals else None,
+        text_anchors=getattr(matcher, "text_anchors", False),
+        crlf_strip=getattr(matcher, "crlf_line_by_line", False),
+        budget_short=_needs_budget_on_short_lines(getattr(matcher, "source", "")),
+    )
+    if len(_PREPARED) > 64:
+        _PREPARED.clear()
+    # The matcher is kept alive by the entry, so its id cannot be reused while cached.
+    _PREPARED[id(matcher)] = (matcher, prepared)
+    return prepared
+
+
 class _Lines:
     """Line-mode matching over a search stream ``buf[:end]``, in byte positions.
 
@@ -183,15 +214,17 @@ class _Lines:
         timeout: float | None,
         crlf: bool = False,
     ):
+        prepared = _prepare(matcher)
         self.buf = buf
         self.end = end
         self.matcher = matcher
         self.crlf = crlf
-        self.text_anchors = getattr(matcher, "text_anchors", False)
+        self.literals = prepared.literals
+        self.text_anchors = prepared.text_anchors
         self.search = matcher.regex.search
         self.timeout = timeout
-        self.budget_short = _needs_budget_on_short_lines(getattr(matcher, "source", ""))
-        self.crlf_strip = getattr(matcher, "crlf_line_by_line", False)
+        self.budget_short = prepared.budget_short
+        self.crlf_strip = prepared.crlf_strip
 
     def line_text(self, ls: int, le: int) -> str:
         if self.crlf_strip:
@@ -246,10 +279,9 @@ class _Lines:
         return start, (self.end if stop < 0 else stop)
 
     def matching_lines(self) -> Iterator[tuple[int, int]]:
-        literals = self.matcher.required_literals
-        if literals:
-            return self._by_literals(tuple(to_bytes(lit) for lit in literals))
-        if getattr(self.matcher, "text_anchors", False):
+        if self.literals:
+            return self._by_literals(self.literals)
+        if self.text_anchors:
             return self._each_line()
         return self._by_scan()
 
@@ -345,6 +377,10 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         result.bytes_searched = result.binary_offset
     if matcher.matches_nothing and not config.invert:
         return result
+    if not config.invert and not matcher.can_match_newline:
+        literals = _prepare(matcher).literals
+        if literals and not any(stream.find(lit, 0, end) >= 0 for lit in literals):
+            return result  # the literal prefilter: no candidate line anywhere
     lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
     if matcher.can_match_newline:
         _search_multiline(lines, config, result)
