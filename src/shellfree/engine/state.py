@@ -3,7 +3,8 @@
 One :class:`TaskState` belongs to one :class:`~shellfree.engine.file_tools.FileTools`, so two
 agent tasks never share counters (Hermes keeps the same data per ``task_id``, §6). read_file and
 search_files share the one :class:`LoopGuard`: a read between two identical searches resets the
-search count and vice versa (§5.2 step 2, §6.1).
+search count and vice versa (§5.2 step 2, §6.1). read_file's own memory (the "unchanged" stub,
+the files seen in full that write_file asks about) is in :mod:`shellfree.engine.read_tracking`.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import os
 import threading
 from collections import OrderedDict
 from typing import Callable, Hashable
+
+from shellfree.engine.read_tracking import FullReadLedger, ReadDedup, StatKey, canonical_path
 
 __all__ = ["LoopGuard", "NegativeCache", "TaskState", "LOOP_WARN_AT", "LOOP_BLOCK_AT"]
 
@@ -119,6 +122,10 @@ class TaskState:
         self.lock = threading.Lock()
         self.loop_guard = LoopGuard()
         self.not_found = NegativeCache(clock)
+        # read_file's memory (engine/read_tracking.py): the "unchanged" stub (§6.3) and the
+        # files seen in full, which write_file's stale-overwrite blocker asks about (§3.5).
+        self.read_dedup = ReadDedup()
+        self.full_reads = FullReadLedger()
 
     def notify_other_tool_call(self) -> None:
         """Hermes ``notify_other_tool_call``: a tool other than read_file/search_files ran, so the
@@ -126,3 +133,36 @@ class TaskState:
         with self.lock:
             self.loop_guard.reset()
             self.not_found.clear()
+            self.read_dedup.clear_hits()  # §6.1: the dedup stub-hit counts restart too
+
+    # -- read tracking, for write_file/patch (§3.5, §6.3) ---------------------------------------
+
+    def record_full_read(self, resolved_path: str, stat_key: StatKey) -> None:
+        """The task now knows the whole current content of *resolved_path*, at version
+        *stat_key* (:func:`~shellfree.engine.read_tracking.stat_key` of the file). read_file
+        records pages itself; write_file calls this after its own successful write."""
+        with self.lock:
+            self.full_reads.grant(canonical_path(resolved_path), stat_key)
+
+    def has_seen_current(self, resolved_path: str, stat_key: StatKey) -> bool:
+        """Whether the task has seen all of *resolved_path* at version *stat_key* — one
+        unredacted, unclamped page showing the whole file, contiguous such pages of that
+        version, or its own write (the stale-overwrite blocker's question, §3.5)."""
+        with self.lock:
+            return self.full_reads.has_seen(canonical_path(resolved_path), stat_key)
+
+    def invalidate_path(self, resolved_path: str) -> None:
+        """write_file/patch changed *resolved_path*: drop its dedup entries (every offset and
+        limit) and its cached "not found" answers (§6.3, §6.4)."""
+        real = canonical_path(resolved_path)
+        with self.lock:
+            self.read_dedup.forget_path(real)
+            for spelling in {resolved_path, real}:
+                self.not_found.discard_path(spelling)
+
+    def reset_file_dedup(self) -> None:
+        """Hermes ``reset_file_dedup``, called after context compression: the first identical
+        read returns full content again (§6.3). Seen-in-full records stay; each is checked
+        against the file's current version when asked."""
+        with self.lock:
+            self.read_dedup.new_generation()
