@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Callable, Iterator
 
 import pytest
 
@@ -17,7 +18,7 @@ from benchmarks.parity.batch import describe, run_batch, run_one
 from benchmarks.parity.reference import ReferenceRg
 from benchmarks.parity.runner import Invocation, IsolationError, ParityRunner, check_isolated
 from benchmarks.parity.scenario import build_tree
-from benchmarks.parity.trees import WORK, CasePath, Dir, Fifo, File, FsCapabilities, Symlink
+from benchmarks.parity.trees import WORK, CasePath, Dir, Fifo, File, FsCapabilities, Node, Symlink
 from benchmarks.parity.walk_cases import WALK_FLAGS, Case, case_seed, walk_case
 
 SELF_SEEDS = [case_seed(99, i) for i in range(60)]
@@ -38,7 +39,7 @@ WRONG_STUB = textwrap.dedent(
 
 
 @pytest.fixture(scope="module")
-def self_runner(reference_rg: ReferenceRg):
+def self_runner(reference_rg: ReferenceRg) -> Iterator[ParityRunner]:
     with ParityRunner(reference_rg, candidate=[reference_rg.path]) as runner:
         yield runner
 
@@ -69,7 +70,9 @@ class TestComparison:
         assert comparison.reference.stdout == comparison.candidate.stdout == b"a\n"
         assert comparison.mismatches == ("exit code", "stderr")
 
-    def test_environment_is_scrubbed(self, reference_rg: ReferenceRg, tmp_path: Path, monkeypatch) -> None:
+    def test_environment_is_scrubbed(
+        self, reference_rg: ReferenceRg, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
         # A stub that prints the variables the harness must pin or remove.
         stub = tmp_path / "env.py"
         stub.write_text(
@@ -144,7 +147,7 @@ def _names(case: Case) -> set[str]:
     return {n.path.rsplit("/", 1)[-1] for n in case.tree.nodes}
 
 
-def _nodes(case: Case, kind: type, base: str | None = None) -> list:  # type: ignore[type-arg]
+def _nodes(case: Case, kind: type, base: str | None = None) -> list[Node]:
     return [n for n in case.tree.nodes if isinstance(n, kind) and (base is None or n.path.endswith("/" + base))]
 
 
@@ -162,11 +165,11 @@ def _rule_lines(case: Case) -> list[bytes]:
     return [line.rstrip(b"\r") for data in _rule_files(case) for line in data.split(b"\n")]
 
 
-def _any_line(test) -> object:  # type: ignore[no-untyped-def]
+def _any_line(test: Callable[[bytes], bool]) -> Callable[[Case], bool]:
     return lambda c: any(test(line) for line in _rule_lines(c))
 
 
-def _any_root(test) -> object:  # type: ignore[no-untyped-def]
+def _any_root(test: Callable[[str], bool]) -> Callable[[Case], bool]:
     return lambda c: any(isinstance(r, str) and test(r) for r in c.roots)
 
 
@@ -178,7 +181,7 @@ def _not_utf8(data: bytes) -> bool:
     return False
 
 
-FEATURES = {
+FEATURES: dict[str, Callable[[Case], object]] = {
     # names
     "hidden .a": lambda c: ".a" in _names(c),
     "hidden ..foo": lambda c: "..foo" in _names(c),
