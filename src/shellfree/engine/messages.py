@@ -87,6 +87,133 @@ MATCHES_FORMAT = (
     "for matches in that file"
 )
 
+# -- read_file: tool-layer guards (§2.2, §8.4) ----------------------------------------------------
+
+READ_DEVICE_BLOCKED = (
+    "Cannot read '{path}': this is a device file that would block or produce infinite output."
+)
+READ_SPECIAL_FILE = (
+    "'{path}' is {kind}, not a regular file — reading it would block indefinitely, so no read "
+    "was attempted. Use terminal utilities if you need to interact with it."
+)
+"""The ``note`` of ``{"success": false, "note": …}`` (not a ``tool_error``, §2.2 step 5)."""
+SPECIAL_FILE_KINDS = {
+    "fifo": "a FIFO (named pipe)",
+    "socket": "a socket",
+    "char": "a character device",
+    "block": "a block device",
+    "other": "a special (non-regular) file",
+}
+READ_BINARY_EXTENSION = (
+    "Cannot read binary file '{path}' ({ext}). Use vision_analyze for images, or terminal to "
+    "inspect binary files."
+)
+READ_DOCUMENT_FAILED = (
+    "Cannot read '{path}' ({ext}): document extraction failed — {reason}. Use terminal utilities "
+    "to inspect or convert the file."
+)
+
+# -- read_file: file-ops layer (§2.3–§2.5) --------------------------------------------------------
+
+READ_NOT_REGULAR = (
+    "Cannot read '{path}': not a regular file (directory, FIFO, socket, or device). Reading it "
+    "could block indefinitely."
+)
+READ_FAILED = "Failed to read file: {detail}"
+FILE_NOT_FOUND = "File not found: {path}"
+READ_UNICODE_VARIANT = (
+    "Note: '{path}' not found byte-for-byte; resolved to the unicode-equivalent file '{variant}' "
+    "(invisible encoding difference: NFC/NFD or special space/quote characters)."
+)
+READ_CONTINUE = (
+    "Use offset={next_offset} to continue reading (showing {offset}-{end_line} of {total_lines} "
+    "lines)"
+)
+READ_EMPTY_FILE = "File is empty (0 bytes)."
+READ_BEYOND_END = (
+    "Note: offset {offset} is beyond the end of the file ({total_lines} lines total). Retry with "
+    "offset <= {total_lines}."
+)
+LINE_TRUNCATED = "... [truncated]"
+"""Appended to a displayed line cut at ``max_line_length`` characters (§1.4)."""
+READ_IMAGE_REDIRECT = (
+    "Image file detected. Automatically redirected to vision_analyze tool. Use vision_analyze "
+    "with this file path to inspect the image contents."
+)
+READ_BINARY_FILE = "Binary file ({kind}, {size}) — cannot display as text."
+READ_UTF16_TRANSCODED = (
+    "Transcoded from {encoding} to UTF-8 for display. Text edits via patch/write_file would "
+    "re-encode as UTF-8."
+)
+READ_LEGACY_DECODED = "Decoded from {encoding} (detected from the file's bytes) for display."
+"""shellfree's own: Hermes refuses legacy-encoded text as binary (§2.4); shellfree shows it."""
+BINARY_MAGIC_KINDS: tuple[tuple[bytes, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "PNG image data"),
+    (b"\xff\xd8\xff", "JPEG image data"),
+    (b"GIF87a", "GIF image data"),
+    (b"GIF89a", "GIF image data"),
+    (b"RIFF", "RIFF container (WAV/AVI/WebP family)"),
+    (b"%PDF-", "PDF document"),
+    (b"PK\x03\x04", "ZIP archive (also docx/xlsx/jar/apk)"),
+    (b"PK\x05\x06", "ZIP archive (empty)"),
+    (b"\x1f\x8b", "gzip compressed data"),
+    (b"BZh", "bzip2 compressed data"),
+    (b"\xfd7zXZ\x00", "xz compressed data"),
+    (b"7z\xbc\xaf\x27\x1c", "7-Zip archive"),
+    (b"\x7fELF", "ELF executable"),
+    (b"MZ", "Windows PE executable"),
+    (b"\xcf\xfa\xed\xfe", "Mach-O executable (64-bit)"),
+    (b"\xca\xfe\xba\xbe", "Mach-O universal binary / Java class"),
+    (b"SQLite format 3\x00", "SQLite database"),
+    (b"OggS", "Ogg container"),
+    (b"fLaC", "FLAC audio"),
+    (b"ID3", "MP3 audio (ID3 tag)"),
+    (b"\x00\x00\x00", "ISO media container (MP4/MOV family)"),  # only with b"ftyp" at 4..8
+    (b"BM", "BMP image data"),
+    (b"II*\x00", "TIFF image data (little-endian)"),
+    (b"MM\x00*", "TIFF image data (big-endian)"),
+)
+"""The first matching prefix names a binary file's kind in :data:`READ_BINARY_FILE` (§2.4)."""
+BINARY_KIND_UNKNOWN = "unknown binary"
+
+# -- read_file: tool-layer post-processing and loop guards (§2.6, §6.1, §6.3) ---------------------
+
+READ_BUDGET_TRUNCATED = (
+    "Output truncated at the {max_chars:,}-char read budget after {lines_kept} line(s) (showing "
+    "lines {offset}-{last_line} of {total_lines}). Use offset={next_offset} to continue."
+)
+READ_BUDGET_FIRST_LINE = (
+    " Note: the first line alone exceeded the budget and was clamped mid-line; its remainder is "
+    "not retrievable via offset."
+)
+READ_CONFLICT_BLOCKS = (
+    "{count} unresolved git merge-conflict block(s) (<<<<<<< / ======= / >>>>>>>) in this range. "
+    "Resolve them (keep one side or combine, delete the markers) before editing around them."
+)
+READ_LARGE_FILE = (
+    "This file is large ({file_size:,} bytes). Consider reading only the section you need with "
+    "offset and limit to keep context usage efficient."
+)
+READ_LOOP_WARNING = (
+    "You have read this exact file region {count} times consecutively. The content has not "
+    "changed since your last read. Use the information you already have. If you are stuck in a "
+    "loop, stop reading and proceed with writing or responding."
+)
+READ_LOOP_BLOCKED = (
+    "BLOCKED: You have read this exact file region {count} times in a row. The content has NOT "
+    "changed. You already have this information. STOP re-reading and proceed with your task."
+)
+READ_UNCHANGED = (
+    "File unchanged since last read. The content from the earlier read_file result in this "
+    "conversation is still current — refer to that instead of re-reading."
+)
+READ_DEDUP_BLOCKED = (
+    "BLOCKED: You have called read_file on this exact region {count} times and the file has NOT "
+    "changed. STOP calling read_file for this path — the content from your earlier read_file "
+    "result in this conversation is still current. Proceed with your task using the information "
+    "you already have."
+)
+
 # -- Safety lists (§8.1, §8.3) --------------------------------------------------------------------
 
 NT_NAMESPACE_DENIED = (
