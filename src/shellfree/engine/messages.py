@@ -263,3 +263,275 @@ DENY_ENV_FILE = (
 
 UNKNOWN_TOOL = "Unknown tool: {name!r}. Available file tools: {available}."
 BAD_ARGUMENTS = "Arguments for {name} must be a JSON object, got {kind}."
+
+# -- write_file: argument validation and tool-layer guards (§3.2, §3.3, §3.6, §3.7, §8.2) ---------
+
+WRITE_MISSING_PATH = (
+    "write_file: missing required field 'path'. Re-emit the tool call with both 'path' and "
+    "'content' set."
+)
+WRITE_MISSING_CONTENT = (
+    "write_file: missing required field 'content'. The tool call included a path but no content "
+    "argument — this is almost always a dropped-arg bug under context pressure. Re-emit the tool "
+    "call with the full content payload, or use execute_code with hermes_tools.write_file() for "
+    "very large files."
+)
+WRITE_CONTENT_NOT_STRING = "write_file: 'content' must be a string, got {type_name}."
+SENSITIVE_SYSTEM_PATH = (
+    "Refusing to write to sensitive system path: {path}\nUse the terminal tool with sudo if you "
+    "need to modify system files."
+)
+HERMES_CONFIG_WRITE = (
+    "Refusing to write to Hermes config file: {path}\nAgent cannot modify security-sensitive "
+    "configuration. Edit ~/.hermes/config.yaml directly or use 'hermes config' instead."
+)
+BINARY_DOCUMENT_WRITE = (
+    "Refusing to write plain text to binary document '{path}' ({ext}). A text write cannot "
+    "produce a valid document container and would corrupt the file (read_file showed you "
+    "EXTRACTED text, not the real bytes). Use the docx/xlsx/powerpoint skills or a library like "
+    "python-docx/openpyxl/python-pptx via the terminal to create or edit this document."
+)
+SQLITE_SIDECAR_WRITE = (
+    "Refusing to write plain text to binary SQLite sidecar '{path}' ({ext}). A -wal/-shm/-journal "
+    "file holds raw database pages that SQLite reads on the next open; text there corrupts the "
+    "database. Use the sqlite3 CLI or a SQLite library via the terminal to modify the database "
+    "instead."
+)
+EXISTING_PDF_WRITE = (
+    "Refusing to overwrite existing PDF '{path}' with plain text. read_file showed you EXTRACTED "
+    "text, not the real bytes — writing text back would destroy the document. Use the pdf skill "
+    "or a PDF library via the terminal to modify it. (Creating a NEW .pdf file is allowed.)"
+)
+EXISTING_BINARY_WRITE = (
+    "Refusing to overwrite existing binary file '{path}' ({ext}) with plain text — read_file "
+    "showed you extracted or mojibake text, not the real bytes, and writing text back would "
+    "destroy the file. Use a binary-aware tool via the terminal to modify it (for SQLite "
+    "databases, the sqlite3 CLI or a SQLite library). (Creating a NEW file with this extension "
+    "is allowed.)"
+)
+EXISTENCE_UNKNOWN_WRITE = (
+    "Refusing to write to '{path}': could not establish whether the target file already exists "
+    "where this write would execute (the terminal environment may be starting, unreachable, or "
+    "was removed). The file was NOT modified — retry once the environment is reachable."
+)
+PROTECTED_INSTRUCTION_BLOCKED = (
+    "BLOCKED: write to protected agent-instruction file(s) ({targets}) {why} The user has NOT "
+    "consented to this write. Do NOT retry it or attempt the same edit via another path "
+    "(terminal, execute_code, etc.)."
+)
+SSH_CONFIG_BLOCKED = (
+    "BLOCKED: write to SSH config file(s) ({targets}) {why} Do NOT retry it via another path "
+    "(terminal, execute_code) without the user's explicit consent."
+)
+APPROVAL_NO_USER = (
+    "requires approval but no interactive user or gateway is present to approve it."
+)
+APPROVAL_DENIED = "was denied by the user."
+APPROVAL_NOT_ANSWERED = "approval prompt could not be delivered or was not answered ({cause})."
+PROTECTED_INSTRUCTION_REASON = "protected agent-instruction file"
+"""shellfree's own: the *reason* passed to ``FileTools.approval_callback`` (§3.7 gate 1)."""
+SSH_CONFIG_REASON = "SSH config file"
+"""shellfree's own: the *reason* passed to ``FileTools.approval_callback`` (§3.7 gate 2)."""
+DISPLAY_TEXT_WRITE = (
+    "Refusing to write internal read_file display text as file content. Strip read_file "
+    "line-number prefixes or reconstruct the intended file contents before writing."
+)
+REDACTED_PLACEHOLDER_WRITE = (
+    "Refusing to write '{path}': {what} contains the redaction placeholder {placeholder!r}, which "
+    "stands for a secret that was hidden from you — writing it would replace the real value with "
+    "the placeholder. The file was NOT created or modified. Leave the lines holding secrets out "
+    "of {what} (edit only the lines around them), or ask the user to change them."
+)
+"""shellfree's own: masked text must never overwrite the secret it masks (issue 6)."""
+
+# -- write_file: file-ops layer and stale-overwrite blocker (§3.4, §3.5, §6.5, §8.2) ---------------
+
+WRITE_DENIED = "{verb} denied: '{path}' is a protected system/credential file."
+WRITE_OUTSIDE_SAFE_ROOT = (
+    "{verb} denied: '{path}' is outside HERMES_WRITE_SAFE_ROOT ({roots}). Unset the variable or "
+    "add this path's directory prefix."
+)
+LONE_SURROGATE_WRITE = (
+    "Refusing to write '{path}': content contains a lone surrogate character ({char!r}) that "
+    "cannot be encoded as UTF-8. The file was NOT created or modified."
+)
+SYNTAX_GATE_WRITE = (
+    "Refusing to write '{path}': candidate content fails {ext} syntax validation ({err}). The "
+    "file was NOT created or modified. Fix the content and retry."
+)
+UNENCODABLE_WRITE = (
+    "Refusing to write '{path}': the file is stored as {encoding} and the content contains "
+    "{char!r}, which {encoding} cannot represent. The file was NOT created or modified. Use only "
+    "characters the file's encoding can store (or an escape the file format understands)."
+)
+"""shellfree's own: an edit never silently re-encodes a legacy-encoded file."""
+WRITE_FAILED = "Failed to write file: {output}"
+ATOMIC_TEMP_FAILED = "atomic write: could not create temp file"
+WRITE_VERIFY_FAILED = (
+    "Post-write verification failed for {path}: on-disk content hash differs from the intended "
+    "write. The write did not persist correctly — re-read the file and retry."
+)
+STALE_MODIFIED = (
+    "{path} was modified since you last read it (external edit or concurrent agent). Re-read the "
+    "file before writing."
+)
+STALE_NOT_SEEN = (
+    "{resolved} exists but this task has not seen its full current content (never read, only "
+    "patched, or only a redacted/partial view). Read the file — every page of it, if it needs "
+    "offset/limit — or use patch for a targeted edit; a stale conversation copy must not "
+    "overwrite the current disk content."
+)
+STALE_WRITE_REFUSED = (
+    "Refusing to overwrite {path}: {reason} The file was NOT modified. Reload the current "
+    "contents with read_file (every page, for a file that needs offset/limit), merge the "
+    "requested change, then call write_file again. For small edits, prefer patch so existing "
+    "unrelated changes are preserved."
+)
+STALE_WARNING = (
+    "Warning: {path} was modified since you last read it (external edit or concurrent agent). The "
+    "content you read may be stale. Consider re-reading the file to verify before writing."
+)
+WORKSPACE_DIVERGENCE = (
+    "Relative path {filepath!r} resolved to {resolved!r}, which is OUTSIDE the active workspace "
+    "({root!r}). The edit will land in a different directory than the terminal's cwd. If this is "
+    "not intended (e.g. a git-worktree session writing into the main checkout), pass an absolute "
+    "path under the workspace instead."
+)
+REWRITE_HINT = (
+    "{unchanged:,} of {total:,} lines were already on disk ({ratio:.0%} unchanged); ~{changed:,} "
+    "line(s) actually changed. Re-sending a {chars:,}-char file costs output tokens for every "
+    "unchanged line; for edits like this use patch (old_string/new_string), which sends only the "
+    "changed region."
+)
+LINT_NO_LINTER = "No linter for {ext} files"
+LINT_MISSING_DEPENDENCY = "No linter available for {ext} (missing dependency)"
+LINT_PRE_EXISTING = (
+    "Pre-existing lint errors — this edit didn't introduce new ones but the file is still broken."
+)
+LINT_NEW_ERRORS = "New lint errors introduced by this edit (pre-existing errors filtered out):\n"
+
+# -- patch: tool layer and replace mode (§4.2, §4.3) ----------------------------------------------
+
+V4A_TRAVERSAL = (
+    "V4A patch header contains '..' traversal: {path!r}. Use the agent's cwd-relative path (no "
+    "'..') or an absolute path in '*** Update File:' / '*** Add File:' / '*** Delete File:' / "
+    "'*** Move File:' headers."
+)
+PATCH_PATH_REQUIRED = "path required"
+PATCH_STRINGS_REQUIRED = "old_string and new_string required"
+PATCH_CONTENT_REQUIRED = "patch content required"
+PATCH_UNKNOWN_MODE = "Unknown mode: {mode}"
+PATCH_NOT_A_STRING = "patch: '{name}' must be a string, got {type_name}."
+"""shellfree's own: Hermes would fail later with a Python error text."""
+PATCH_REPEATED_FAILURE_HINT = (
+    "This is failure #{count} patching {path!r}. Stop retrying with variations of the same "
+    "old_string. Either: (1) re-read the file fresh to verify current content, (2) use a longer / "
+    "more unique old_string with surrounding context lines, or (3) use write_file to replace the "
+    "entire file if the targeted region is hard to anchor."
+)
+PATCH_NOT_FOUND_HINT = (
+    "old_string not found. Use read_file to verify the current content, or search_files to locate "
+    "the text."
+)
+PATCH_READ_FAILED = "Failed to read file: {path}"
+PATCH_ALREADY_APPLIED = (
+    "File already contains the target text — the edit appears to be already applied to {path}. No "
+    "write performed; do not re-send this patch."
+)
+PATCH_NO_MATCH = "Could not find match for old_string in {path}"
+PATCH_WRITE_FAILED = "Failed to write changes: {error}"
+PATCH_REREAD_FAILED = "Post-write verification failed: could not re-read {path}"
+PATCH_VERIFY_MISMATCH = (
+    "Post-write verification failed for {path}: on-disk content differs from intended write "
+    "(wrote {wrote} chars, read back {read} chars after normalizing line endings). The patch did "
+    "not persist. Re-read the file and try again."
+)
+PATCH_NOT_ROUND_TRIP = (
+    "Refusing to patch '{path}': its bytes do not survive decoding as {encoding} and encoding "
+    "again, so an edit would change bytes outside the edited region. The file was NOT modified."
+)
+"""shellfree's own: a few multi-byte code pages map two byte sequences to one character."""
+
+# -- patch: the fuzzy matcher (§4.4) ---------------------------------------------------------------
+
+FUZZY_OLD_EMPTY = "old_string cannot be empty"
+FUZZY_OLD_WHITESPACE = "old_string is only whitespace — provide non-blank text to match"
+FUZZY_IDENTICAL = "old_string and new_string are identical"
+FUZZY_NO_MATCH = "Could not find a match for old_string in the file"
+FUZZY_MULTIPLE = (
+    "Found {count} matches for old_string. Provide more context to make it unique, or use "
+    "replace_all=True. Matches:\n{locations}"
+)
+FUZZY_LOCATION = "  L{line}: {snippet}"
+FUZZY_MORE_LOCATIONS = "  ... and {count} more"
+FUZZY_APPROXIMATE_REPLACE_ALL = (
+    "Found {count} approximate matches via the '{strategy}' strategy; replace_all only applies to "
+    "exact matches. Provide the precise text (whitespace included) so an exact/line-trimmed match "
+    "can be made."
+)
+FUZZY_ESCAPE_DRIFT = (
+    "Escape-drift detected: old_string and new_string contain the literal sequence {seq!r} but "
+    "the matched region of the file does not. This is almost always a tool-call serialization "
+    "artifact where an apostrophe or quote got prefixed with a spurious backslash. Re-read the "
+    "file with read_file and pass old_string/new_string without backslash-escaping {plain!r} "
+    "characters."
+)
+FUZZY_ROGUE_INDENT = (
+    "Suspicious indentation in new_string: {count} line(s) indented deeper than old_string's max "
+    "indent ({indent} spaces), but neither old_string nor new_string opens a nesting block (':', "
+    "'{{', '('). Likely a model indent typo — check the indentation of: {sample!r}"
+)
+DID_YOU_MEAN = "\n\nDid you mean one of these sections?\n"
+DID_YOU_MEAN_SEPARATOR = "\n---\n"
+WHITESPACE_DIFFERENCE = (
+    "\n\nWhitespace difference detected (→ = tab, · = space):\n  file has: {file_has}\n  you "
+    "sent: {you_sent}\nUse the exact whitespace shown in 'file has'."
+)
+
+# -- patch: V4A mode (§4.5) ------------------------------------------------------------------------
+
+V4A_PARSE_ERROR = "Parse error: {errors}"
+V4A_PARSE_FAILED = "Failed to parse patch: {error}"
+V4A_EMPTY_PATH = "Operation with empty file path"
+V4A_NO_HUNKS = "UPDATE {path!r}: no hunks found"
+V4A_MOVE_NO_DESTINATION = "MOVE {path!r}: missing destination path (expected 'src -> dst')"
+V4A_MOVE_TO_UNSUPPORTED = (
+    "'*** Move to: {dst}' is not supported; rename with '*** Move File: {src} -> {dst}' and put "
+    "any edits in their own '*** Update File:' block"
+)
+V4A_AT_LINE = " (patch line {line})"
+"""shellfree's own: appended to each parse error so the agent can find the malformed line."""
+V4A_READ_ERROR = "{path}: {error}"
+V4A_ADDITION_HINT_MISSING = "{path}: addition-only hunk context hint '{hint}' not found"
+V4A_ADDITION_HINT_AMBIGUOUS = (
+    "{path}: addition-only hunk context hint '{hint}' is ambiguous ({count} occurrences)"
+)
+V4A_HUNK_NOT_FOUND = "{path}: hunk {index} '{hint}' not found — {error}"
+V4A_NO_HINT = "(no hint)"
+V4A_DELETE_MISSING = "{path}: file not found for deletion"
+V4A_MOVE_MISSING_DESTINATION = "{path}: MOVE operation missing destination path"
+V4A_MOVE_SOURCE_MISSING = "{path}: source file not found for move"
+V4A_MOVE_DESTINATION_EXISTS = "{path}: destination already exists — move would overwrite"
+V4A_PATH_NOT_FREE = "{path}: could not confirm the path is free — {error}"
+V4A_ADD_EXISTS = "{path}: file already exists — use Update File, not Add File"
+V4A_NO_CHANGES = "Patch contains no changes (only context lines were provided)"
+V4A_VALIDATION_FAILED = "Patch validation failed (no files were modified):\n{errors}"
+V4A_BULLET = "  • {error}"
+V4A_OP_FAILED = "Failed to {verb} {path}: {error}"
+V4A_DELETED_DIFF = "# Deleted: {path}"
+V4A_MOVED_DIFF = "# Moved: {src} -> {dst}"
+V4A_CHANGED_DURING_PATCH = (
+    "the file changed on disk while the patch was being applied"
+)
+"""shellfree's own: a writer outside shellfree's locks changed a file between checking and
+writing."""
+V4A_ROLLED_BACK = (
+    "Apply phase failed; every file this patch had already changed was restored, so no file was "
+    "modified:\n{errors}"
+)
+"""shellfree's own: V4A patches are all-or-nothing (Hermes leaves the files half-patched)."""
+V4A_ROLLBACK_INCOMPLETE = (
+    "Apply phase failed and restoring the files this patch had already changed failed too — the "
+    "files listed below may be inconsistent (run `git diff` to assess):\n{errors}\nNot restored:\n"
+    "{unrestored}"
+)
