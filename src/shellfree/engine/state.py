@@ -15,6 +15,7 @@ from collections import OrderedDict
 from typing import Callable, Hashable
 
 from shellfree.engine.read_tracking import FullReadLedger, ReadDedup, StatKey, canonical_path
+from shellfree.engine.write_tracking import EditTracker
 
 __all__ = ["LoopGuard", "NegativeCache", "TaskState", "LOOP_WARN_AT", "LOOP_BLOCK_AT"]
 
@@ -126,6 +127,9 @@ class TaskState:
         # files seen in full, which write_file's stale-overwrite blocker asks about (§3.5).
         self.read_dedup = ReadDedup()
         self.full_reads = FullReadLedger()
+        # write_file/patch's memory (engine/write_tracking.py): the version each file was left
+        # at by this task's last edit (§3.5, §6.5) and consecutive patch misses (§4.2 step 7).
+        self.edits = EditTracker()
 
     def notify_other_tool_call(self) -> None:
         """Hermes ``notify_other_tool_call``: a tool other than read_file/search_files ran, so the
