@@ -19,7 +19,7 @@ import os
 from collections import OrderedDict
 from typing import Tuple
 
-__all__ = ["FullReadLedger", "ReadDedup", "StatKey", "canonical_path", "stat_key"]
+__all__ = ["FullReadLedger", "ReadDedup", "ReadStamps", "StatKey", "canonical_path", "stat_key"]
 
 StatKey = Tuple[int, int, int, int, int]
 """``(st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)`` of a file: its version."""
@@ -100,6 +100,23 @@ class ReadDedup:
         for mapping in (self._versions, self._served, self._hits):
             for key in [k for k in mapping if k[0] == path]:
                 del mapping[key]
+
+
+class ReadStamps:
+    """The version of each file at the task's last read of any part of it (Hermes
+    ``read_timestamps``): write_file/patch compare it with the file now to warn about, or
+    refuse, edits made since (§3.5, §6.5)."""
+
+    def __init__(self) -> None:
+        self._versions: OrderedDict[str, StatKey] = OrderedDict()
+
+    def record(self, path: str, version: StatKey) -> None:
+        """The task read (or itself wrote) canonical *path* at *version*."""
+        _put(self._versions, path, version, DEDUP_CAP)
+
+    def get(self, path: str) -> StatKey | None:
+        """The version of canonical *path* when the task last read it, or None if never."""
+        return self._versions.get(path)
 
 
 class _Coverage:

@@ -14,7 +14,13 @@ import threading
 from collections import OrderedDict
 from typing import Callable, Hashable
 
-from shellfree.engine.read_tracking import FullReadLedger, ReadDedup, StatKey, canonical_path
+from shellfree.engine.read_tracking import (
+    FullReadLedger,
+    ReadDedup,
+    ReadStamps,
+    StatKey,
+    canonical_path,
+)
 from shellfree.engine.write_tracking import EditTracker
 
 __all__ = ["LoopGuard", "NegativeCache", "TaskState", "LOOP_WARN_AT", "LOOP_BLOCK_AT"]
@@ -127,6 +133,7 @@ class TaskState:
         # files seen in full, which write_file's stale-overwrite blocker asks about (§3.5).
         self.read_dedup = ReadDedup()
         self.full_reads = FullReadLedger()
+        self.read_stamps = ReadStamps()
         # write_file/patch's memory (engine/write_tracking.py): the version each file was left
         # at by this task's last edit (§3.5, §6.5) and consecutive patch misses (§4.2 step 7).
         self.edits = EditTracker()
@@ -154,6 +161,20 @@ class TaskState:
         version, or its own write (the stale-overwrite blocker's question, §3.5)."""
         with self.lock:
             return self.full_reads.has_seen(canonical_path(resolved_path), stat_key)
+
+    def last_read_version(self, resolved_path: str) -> StatKey | None:
+        """The version of *resolved_path* when the task last read any page of it (or last
+        wrote it, see :meth:`record_read_version`), or None if it never did — the per-task
+        drift check of the staleness warning and the stale-overwrite blocker (§3.5, §6.5)."""
+        with self.lock:
+            return self.read_stamps.get(canonical_path(resolved_path))
+
+    def record_read_version(self, resolved_path: str, stat_key: StatKey) -> None:
+        """Remember *stat_key* as the version the task last saw of *resolved_path*: read_file
+        does this for every page it returns; write_file/patch after a successful edit, so the
+        task's own consecutive edits do not look stale (§6.5)."""
+        with self.lock:
+            self.read_stamps.record(canonical_path(resolved_path), stat_key)
 
     def invalidate_path(self, resolved_path: str) -> None:
         """write_file/patch changed *resolved_path*: drop its dedup entries (every offset and

@@ -1,0 +1,217 @@
+"""How read_file tells text from binary and turns a file's bytes into the text an agent sees.
+
+:func:`classify` looks at the start of a file and answers with a :class:`TextEncoding` (UTF-8,
+UTF-16, or a legacy code page found by charset-normalizer) or None for binary (§2.4).
+:class:`LineDecoder` decodes the lines of one page, UTF-8 first and the legacy encoding for
+lines that are not UTF-8, so text never reaches the agent as U+FFFD soup. :func:`binary_kind`
+and :func:`format_size` build the binary refusal.
+"""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from shellfree.engine import messages
+from shellfree.engine.text_decoding import detect_legacy_encoding
+
+__all__ = [
+    "SNIFF_BYTES",
+    "LineDecoder",
+    "TextEncoding",
+    "UTF8",
+    "binary_kind",
+    "classify",
+    "format_size",
+    "looks_binary",
+]
+
+SNIFF_BYTES = 1000
+"""Bytes of a file's start the binary test looks at (§2.3 step 3)."""
+
+UTF16_SNIFF_BYTES = 512
+"""Bytes the BOM-less UTF-16 test counts zero bytes in (§2.4 UTF-16 rescue)."""
+
+DETECTION_BYTES = 64 << 10
+"""Bytes handed to charset-normalizer when the start of a file is not UTF-8."""
+
+CONTROL_SHARE_LIMIT = 0.30
+"""Hermes' legacy heuristic: text whose share of C0 controls (other than tab, LF, CR) is
+greater than this is binary (30.0% is still text, §2.4)."""
+
+_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+
+# Magic prefixes that plain text cannot start with: a non-printable byte, or four or more
+# bytes of a signature. Short printable ones ("MZ", "BM", "ID3", "BZh") would condemn legacy
+# text that happens to start with those letters.
+_BINARY_SIGNATURES = tuple(
+    prefix for prefix, _ in messages.BINARY_MAGIC_KINDS
+    if len(prefix) >= 4 or any(b < 0x20 or b >= 0x7F for b in prefix)
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TextEncoding:
+    """How a text file's bytes become text.
+
+    *name* is the codec (``"utf-8"``, ``"utf-16-le"``, ``"cp1252"``, …). *utf16* files are
+    decoded as a stream of text (their newlines are two bytes); the others are split into
+    lines as bytes, which is safe because no supported legacy code page uses byte 0x0A inside
+    a multi-byte character.
+    """
+
+    name: str
+    utf16: bool = False
+
+    @property
+    def is_utf8(self) -> bool:
+        """Whether this is plain UTF-8 (lines in a legacy code page may still be found)."""
+        return self.name == "utf-8"
+
+
+UTF8 = TextEncoding("utf-8")
+
+
+def looks_binary(sample: bytes) -> bool:
+    """Hermes ``_is_likely_binary_bytes`` (§2.4): empty is text; a NUL byte is binary; valid
+    UTF-8 is text; so is UTF-8 whose first error starts in the last 3 bytes (a character cut
+    by the sample's end); anything else is binary."""
+    if not sample:
+        return False
+    if b"\x00" in sample:
+        return True
+    try:
+        sample.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.start < len(sample) - 3
+    return False
+
+
+def utf16_encoding(sample: bytes) -> str | None:
+    """``"utf-16-le"``/``"utf-16-be"`` when *sample* starts with a UTF-16 BOM, or (without
+    one) when every zero byte of its first 512 sits on one parity and there are at least two;
+    else None (§2.4)."""
+    for bom, name in _BOMS:
+        if sample.startswith(bom):
+            return name
+    head = sample[:UTF16_SNIFF_BYTES]
+    even = head[0::2].count(0)
+    odd = head[1::2].count(0)
+    if even == 0 and odd >= 2:
+        return "utf-16-le"
+    if odd == 0 and even >= 2:
+        return "utf-16-be"
+    return None
+
+
+def classify(sample: bytes, more: Callable[[], bytes]) -> TextEncoding | None:
+    """The encoding of a file whose first bytes are *sample*, or None if it is binary.
+
+    *more* returns a longer start of the file (up to :data:`DETECTION_BYTES`) for
+    charset-normalizer; it is called only when the sample is neither UTF-8 nor UTF-16.
+
+    EDGE CASE: Hermes calls every non-UTF-8 file binary (§2.4: "Latin-1 text is binary").
+    shellfree shows it when charset-normalizer names an encoding, the sample has no NUL and
+    no binary signature, and the decoded text passes Hermes' 30% control-character test.
+    """
+    if sample.startswith(tuple(bom for bom, _ in _BOMS)):
+        return TextEncoding(utf16_encoding(sample) or "utf-16", utf16=True)
+    if not looks_binary(sample):
+        return UTF8
+    utf16 = utf16_encoding(sample)
+    if utf16 is not None:
+        return TextEncoding(utf16, utf16=True)
+    if b"\x00" in sample or sample.startswith(_BINARY_SIGNATURES):
+        return None
+    data = more()
+    legacy = detect_legacy_encoding(data)
+    if legacy is None:
+        return None
+    try:
+        text = data[:SNIFF_BYTES * 4].decode(legacy, "replace")
+    except LookupError:
+        return None
+    if control_share(text) > CONTROL_SHARE_LIMIT:
+        return None
+    return TextEncoding(legacy)
+
+
+def control_share(text: str) -> float:
+    """The share of *text*'s characters that are C0 controls other than tab, LF and CR."""
+    if not text:
+        return 0.0
+    controls = sum(1 for ch in text if ord(ch) < 32 and ch not in "\t\n\r")
+    return controls / len(text)
+
+
+def binary_kind(sample: bytes) -> str:
+    """What a binary file is, from its first bytes (the first matching signature, §2.4)."""
+    for prefix, kind in messages.BINARY_MAGIC_KINDS:
+        if sample.startswith(prefix):
+            if prefix == b"\x00\x00\x00" and sample[4:8] != b"ftyp":
+                continue
+            return kind
+    return messages.BINARY_KIND_UNKNOWN
+
+
+def format_size(size: int) -> str:
+    """Hermes' size text: ``"1.5 MB"`` from 1 MiB, ``"2.0 KB"`` from 1 KiB, else ``"N bytes"``."""
+    if size >= 1 << 20:
+        return f"{size / (1 << 20):.1f} MB"
+    if size >= 1 << 10:
+        return f"{size / (1 << 10):.1f} KB"
+    return f"{size} bytes"
+
+
+class LineDecoder:
+    """Decodes the byte lines of pages of one file.
+
+    Each line is UTF-8 when it is valid UTF-8; otherwise it is decoded with the file's legacy
+    encoding — the one :func:`classify` found, or, for a file whose start was UTF-8, the one
+    charset-normalizer finds in the page's non-UTF-8 lines. :attr:`used` names the legacy
+    encoding once a line needed it.
+    """
+
+    def __init__(self, encoding: TextEncoding = UTF8) -> None:
+        self._legacy = None if encoding.is_utf8 else encoding.name
+        self.used: str | None = None
+
+    def decode(self, lines: Sequence[bytes], cut: frozenset[int] = frozenset()) -> list[str]:
+        """The text of *lines*; *cut* holds the indexes of lines whose bytes were cut short
+        while reading, whose last character may be incomplete (it is dropped)."""
+        out: list[str] = []
+        failed: list[int] = []
+        for index, raw in enumerate(lines):
+            text = _decode(raw, "utf-8", index in cut)
+            if text is None:
+                failed.append(index)
+                text = ""
+            out.append(text)
+        if not failed:
+            return out
+        legacy = self._legacy or detect_legacy_encoding(b"\n".join(lines[i] for i in failed))
+        for index in failed:
+            text = _decode(lines[index], legacy, index in cut) if legacy else None
+            if text is None:
+                # Bytes no encoding explains: replaced, as a last resort.
+                text = lines[index].decode(legacy or "utf-8", "replace")
+            out[index] = text
+        if legacy:
+            self.used = legacy
+        return out
+
+
+def _decode(raw: bytes, encoding: str, cut: bool) -> str | None:
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError as error:
+        # EDGE CASE: a line cut at the byte clamp can end inside a multi-byte character.
+        if cut and error.start >= len(raw) - 3:
+            try:
+                return raw[:error.start].decode(encoding)
+            except UnicodeDecodeError:
+                return None
+        return None
+    except LookupError:
+        return None
