@@ -22,6 +22,9 @@ WESTERN_DEFAULT = "cp1252"
 printable text) is by far the most common non-UTF-8 encoding of source files."""
 
 
+_WIDE_ENCODINGS = ("utf_16", "utf_32")
+
+
 def detect_legacy_encoding(data: bytes) -> str | None:
     """The most likely encoding of *data* when it is not UTF-8, or None if nothing fits.
 
@@ -34,11 +37,14 @@ def detect_legacy_encoding(data: bytes) -> str | None:
     from charset_normalizer import from_bytes
     from charset_normalizer.utils import is_multi_byte_encoding
 
-    candidates = from_bytes(data[:DETECTION_BYTES])
+    # EDGE CASE: UTF-16/32 are never the answer here: such files are transcoded by their BOM
+    # before any line is seen, and on a few bytes (``caf\xe9``) the detector ranks them first.
+    candidates = [match for match in from_bytes(data[:DETECTION_BYTES])
+                  if not match.encoding.startswith(_WIDE_ENCODINGS)]
     names = [match.encoding for match in candidates]
     if WESTERN_DEFAULT in names:
         return WESTERN_DEFAULT
-    best = candidates.best()
+    best = candidates[0] if candidates else None  # the detector ranks its matches best first
     if best is None or best.encoding in ("utf_8", "ascii"):
         return None
     if best.coherence == 0 and not is_multi_byte_encoding(best.encoding) and _fits(
