@@ -115,12 +115,15 @@ def classify(sample: bytes, more: Callable[[], bytes]) -> TextEncoding | None:
     shellfree shows it when charset-normalizer names an encoding, the sample has no NUL and
     no binary signature, and the decoded text passes Hermes' 30% control-character test.
     """
-    if sample.startswith(tuple(bom for bom, _ in _BOMS)):
-        return TextEncoding(utf16_encoding(sample) or "utf-16", utf16=True)
+    for bom, name in _BOMS:
+        if sample.startswith(bom):
+            return TextEncoding(name, utf16=True)
     if not looks_binary(sample):
         return UTF8
     utf16 = utf16_encoding(sample)
-    if utf16 is not None:
+    if utf16 is not None and _plausible_text(sample[:UTF16_SNIFF_BYTES].decode(utf16, "replace")):
+        # EDGE CASE: Hermes trusts the zero-byte parity alone; shellfree also wants the decoded
+        # start to look like text, so binary with zeros on one parity stays binary.
         return TextEncoding(utf16, utf16=True)
     if b"\x00" in sample or sample.startswith(_BINARY_SIGNATURES):
         return None
@@ -135,6 +138,12 @@ def classify(sample: bytes, more: Callable[[], bytes]) -> TextEncoding | None:
     if control_share(text) > CONTROL_SHARE_LIMIT:
         return None
     return TextEncoding(legacy)
+
+
+def _plausible_text(text: str) -> bool:
+    # The cut at the sample's end may leave half a character: only a replacement before the
+    # last character counts.
+    return "\ufffd" not in text[:-1] and control_share(text) <= CONTROL_SHARE_LIMIT
 
 
 def control_share(text: str) -> float:
@@ -190,7 +199,8 @@ class LineDecoder:
             out.append(text)
         if not failed:
             return out
-        legacy = self._legacy or detect_legacy_encoding(b"\n".join(lines[i] for i in failed))
+        legacy = self._legacy or detect_legacy_encoding(
+            b"".join(lines[i] + b"\n" for i in failed))
         for index in failed:
             text = _decode(lines[index], legacy, index in cut) if legacy else None
             if text is None:
