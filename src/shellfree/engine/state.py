@@ -134,8 +134,7 @@ class TaskState:
         self.read_dedup = ReadDedup()
         self.full_reads = FullReadLedger()
         self.read_stamps = ReadStamps()
-        # write_file/patch's memory (engine/write_tracking.py): the version each file was left
-        # at by this task's last edit (§3.5, §6.5) and consecutive patch misses (§4.2 step 7).
+        # patch's memory (engine/write_tracking.py): consecutive misses per file (§4.2 step 7).
         self.edits = EditTracker()
 
     def notify_other_tool_call(self) -> None:
