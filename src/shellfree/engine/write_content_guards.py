@@ -66,6 +66,8 @@ def _is_numbered_text(content: str) -> bool:
 def find_placeholder(text: str) -> str | None:
     """The first redaction placeholder (``«redacted:sk-…»``, ``«redacted-secret»``,
     ``[REDACTED PRIVATE KEY]``) in *text*, or None."""
+    if "«redacted" not in text and PRIVATE_KEY_SENTINEL not in text:
+        return None  # fast path for the common case
     found = _PLACEHOLDER.search(text)
     return found.group(0) if found else None
 
@@ -80,6 +82,11 @@ def placeholder_error(path: str, what: str, text: str) -> str | None:
 
 def lone_surrogate_error(path: str, content: str) -> str | None:
     """§3.4 step 3: a surrogate that UTF-8 cannot carry (and surrogateescape does not cover)."""
+    try:
+        content.encode("utf-8")
+        return None  # fast path: strict UTF-8 encodes no surrogate at all
+    except UnicodeEncodeError:
+        pass
     found = _LONE_SURROGATE.search(content)
     if found is None:
         return None

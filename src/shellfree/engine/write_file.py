@@ -133,8 +133,8 @@ def stale_write_reason(tools: FileTools, target: WriteTarget) -> str | None:
     """§3.5: why overwriting *target* would discard content this task has not seen, or None.
 
     Allowed: a new file, a file the task has seen whole at its current version (a clean
-    full read or the task's own write_file). Refused: a file changed since the task's own
-    last edit, and any other existing file.
+    full read or the task's own write_file). Refused: a file changed since the task last read
+    or edited it, and any other existing file.
     """
     if not file_state_guard_enabled():
         return None
@@ -148,12 +148,11 @@ def stale_write_reason(tools: FileTools, target: WriteTarget) -> str | None:
         return None
     version = stat_key(info)
     state = tools.state
+    last_seen = state.last_read_version(target.resolved)
+    if last_seen is not None and last_seen != version:
+        return messages.STALE_MODIFIED.format(path=target.path)
     if state.has_seen_current(target.resolved, version):
         return None
-    with state.lock:
-        edited = state.edits.edited_version(target.resolved)
-    if edited is not None and edited != version:
-        return messages.STALE_MODIFIED.format(path=target.path)
     return messages.STALE_NOT_SEEN.format(resolved=target.resolved)
 
 
@@ -163,6 +162,5 @@ def _bookkeeping(tools: FileTools, target: WriteTarget, version: tuple | None) -
     state = tools.state
     if version is not None:
         state.record_full_read(target.resolved, version)
-    with state.lock:
-        state.edits.record_edit(target.resolved, version)
+        state.record_read_version(target.resolved, version)
     state.invalidate_path(target.resolved)

@@ -39,20 +39,15 @@ def workspace_warning(root: str, target: WriteTarget) -> str | None:
 
 
 def staleness_warning(state: TaskState, target: WriteTarget) -> str | None:
-    """§6.5 (2): this task edited the file and something else changed it since.
-
-    EDGE CASE: Hermes compares against the task's last *read* too; shellfree's read tracking
-    records full views rather than read times, so only the task's own last edit is compared.
-    """
-    with state.lock:
-        edited = state.edits.edited_version(target.resolved)
-    if edited is None:
+    """§6.5 (2): the file changed since this task last read it (or last edited it)."""
+    last_seen = state.last_read_version(target.resolved)
+    if last_seen is None:
         return None
     try:
         current = stat_key(os.stat(target.resolved))
     except OSError:
         return None
-    if current == edited:
+    if current == last_seen:
         return None
     return messages.STALE_WARNING.format(path=target.path)
 

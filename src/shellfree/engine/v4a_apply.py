@@ -1,0 +1,114 @@
+"""Phase 2 of a V4A patch: write the planned files, all or nothing.
+
+:func:`apply_plan` writes each touched path of a :class:`~shellfree.engine.v4a_plan.Plan` (each
+write atomic, see :mod:`shellfree.engine.atomic_write`). If any write fails — or a file changed
+on disk since it was planned — every path already written is restored from the bytes kept in
+memory, in reverse order, and files the patch created are removed; the result says so. This is
+shellfree's departure from Hermes, whose apply phase leaves the files half-patched (§4.5).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from shellfree.engine import messages
+from shellfree.engine.atomic_write import atomic_write
+from shellfree.engine.patch_outcome import PatchOutcome
+from shellfree.engine.patch_text import EditableFile, NotRoundTrip
+from shellfree.engine.read_tracking import StatKey
+from shellfree.engine.v4a_plan import Plan, PlannedFile
+from shellfree.engine.write_lint import lint_delta
+
+__all__ = ["apply_plan"]
+
+
+class _Changed(OSError):
+    """The file is no longer what phase 1 read."""
+
+
+def _current_bytes(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def _apply_one(entry: PlannedFile, exclusive: bool, applied: list[PlannedFile],
+               versions: dict[str, StatKey | None]) -> None:
+    """Writes or deletes one path; appends it to *applied* as soon as the disk has changed."""
+    if _current_bytes(entry.path) != entry.before.raw:
+        raise _Changed(messages.V4A_CHANGED_DURING_PATCH)
+    if not entry.present:
+        os.unlink(entry.path)
+        applied.append(entry)
+        return
+    assert entry.data is not None
+    # A path new to the disk gets the moved file's mode (or the umask default); an existing
+    # file keeps its own.
+    mode = entry.mode if entry.before.raw is None else None
+    written = atomic_write(entry.path, entry.data, exclusive=exclusive, mode=mode)
+    applied.append(entry)
+    if written.verified is False:
+        raise OSError(messages.WRITE_VERIFY_FAILED.format(path=entry.path))
+    versions[written.target] = written.version
+
+
+def _restore(applied: list[PlannedFile], exclusive: bool) -> list[str]:
+    """Puts every path in *applied* back as it was, last first; returns those that failed."""
+    failed = []
+    for entry in reversed(applied):
+        try:
+            if entry.before.raw is None:
+                if os.path.lexists(entry.path):
+                    os.unlink(entry.path)
+            else:
+                written = atomic_write(entry.path, entry.before.raw, exclusive=exclusive,
+                                       mode=entry.before.mode)
+                if written.verified is False:
+                    raise OSError(messages.WRITE_VERIFY_FAILED.format(path=entry.path))
+        except OSError as error:
+            failed.append(messages.V4A_BULLET.format(error=f"{entry.path}: {error}"))
+    return failed
+
+
+def _lints(plan: Plan) -> dict[str, Any] | None:
+    lints: dict[str, Any] = {}
+    for entry in plan.files.values():
+        if not (entry.touched and entry.present and entry.editable is not None):
+            continue
+        before = None
+        if entry.before.raw is not None:
+            try:
+                before = EditableFile.from_bytes(entry.before.raw).text
+            except NotRoundTrip:
+                before = None
+        lints[entry.path] = lint_delta(entry.path, entry.editable.text, before).to_dict()
+    return lints or None
+
+
+def apply_plan(plan: Plan, *, exclusive: bool) -> PatchOutcome:
+    """Applies *plan* (validated, gated) and returns the patch result."""
+    applied: list[PlannedFile] = []
+    versions: dict[str, StatKey | None] = {}
+    for entry in plan.files.values():
+        if not entry.touched or (not entry.present and entry.before.raw is None):
+            continue  # untouched, or created and deleted again within the patch
+        try:
+            _apply_one(entry, exclusive, applied, versions)
+        except Exception as error:  # any failure rolls back; the agent gets the reason
+            failure = messages.V4A_OP_FAILED.format(verb=entry.verb, path=entry.path,
+                                                    error=str(error) or type(error).__name__)
+            bullets = messages.V4A_BULLET.format(error=failure)
+            unrestored = _restore(applied, exclusive)
+            if unrestored:
+                text = messages.V4A_ROLLBACK_INCOMPLETE.format(
+                    errors=bullets, unrestored="\n".join(unrestored))
+                return PatchOutcome(False, error=text)
+            return PatchOutcome(False, error=messages.V4A_ROLLED_BACK.format(errors=bullets),
+                                rolled_back=True)
+    return PatchOutcome(
+        True, diff="\n".join(plan.diffs), files_modified=tuple(plan.modified),
+        files_created=tuple(plan.created), files_deleted=tuple(plan.deleted),
+        lint=_lints(plan), versions=versions)
