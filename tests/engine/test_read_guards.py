@@ -3,6 +3,7 @@ the deny list, binary extensions and sniffed binary content (§2.2, §2.4, §8.1
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import socket
@@ -127,6 +128,24 @@ class TestSpecialFiles:
         assert time.monotonic() - start < 1.0
         assert result.error == (f"Cannot read '{root / 'pipe'}': not a regular file (directory, "
                                 "FIFO, socket, or device). Reading it could block indefinitely.")
+
+    def test_a_read_that_would_block_fails_instead(self, monkeypatch, tmp_path):
+        # /proc/kmsg is a "regular" file whose read blocks; the file stays O_NONBLOCK.
+        class WouldBlock(io.FileIO):
+            def read(self, size=-1):
+                return None
+
+        path = tmp_path / "f.txt"
+        path.write_text("x\n")
+        monkeypatch.setattr(read_text, "open",
+                            lambda fd, *a, **k: WouldBlock(fd, closefd=True), raising=False)
+        assert read_page(str(path), 1, 5).error == (
+            "Failed to read file: [Errno 11] no data is ready; reading it would block")
+
+    @pytest.mark.skipif(not os.path.exists("/proc/cpuinfo"), reason="no procfs")
+    def test_procfs_files_report_size_zero_but_have_content(self, tools):
+        out = read(tools(), "/proc/cpuinfo", limit=1)
+        assert out["content"].startswith("1|") and out["file_size"] > 0
 
     def test_special_kinds_named(self):
         from shellfree.engine.read_guards import _special_kind

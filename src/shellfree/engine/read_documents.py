@@ -68,10 +68,13 @@ def document_guard(call: ReadCall) -> str | None:
 
 def _record_coverage(call: ReadCall, info: os.stat_result, last_line: int, reaches_end: bool,
                      clean: bool) -> None:
-    """Hermes grants a write baseline for a whole document read unredacted (§3.5 (c))."""
+    """The read stamp, and the lines seen: Hermes grants a write baseline for a whole
+    document read unredacted (§3.5 (c)). The version is the one stat'ed before extracting, so
+    a change during extraction only makes a later write more cautious."""
     state = call.tools.state
     path = canonical_path(call.resolved)
     with state.lock:
+        state.read_stamps.record(path, stat_key(info))
         if clean:
             state.full_reads.record_page(path, stat_key(info), call.offset, last_line,
                                          reaches_end)

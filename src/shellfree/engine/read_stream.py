@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import codecs
 from dataclasses import dataclass
-from typing import BinaryIO, Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 __all__ = ["CHUNK_SIZE", "Window", "WindowCollector", "stream_bytes_window", "stream_text_window"]
 
@@ -19,6 +19,12 @@ CHUNK_SIZE = 1 << 20
 """Bytes read at a time (Hermes streams in 1 MiB chunks, §2.3 step 4)."""
 
 AnyStr_ = TypeVar("AnyStr_", bytes, str)
+
+
+class Readable(Protocol):
+    """What the streaming functions need of a file: ``read(size)`` returning bytes."""
+
+    def read(self, size: int) -> bytes: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +124,7 @@ class WindowCollector(Generic[AnyStr_]):
         self._overflow = False
 
 
-def stream_bytes_window(handle: BinaryIO, offset: int, end_line: int, clamp: int,
+def stream_bytes_window(handle: Readable, offset: int, end_line: int, clamp: int,
                         chunk_size: int = CHUNK_SIZE) -> Window[bytes]:
     """Streams *handle* to its end and returns lines *offset*..*end_line* as bytes, each cut
     to *clamp* bytes."""
@@ -131,7 +137,7 @@ def stream_bytes_window(handle: BinaryIO, offset: int, end_line: int, clamp: int
     return collector.finish()
 
 
-def stream_text_window(handle: BinaryIO, encoding: str, offset: int, end_line: int,
+def stream_text_window(handle: Readable, encoding: str, offset: int, end_line: int,
                        clamp: int, chunk_size: int = CHUNK_SIZE) -> Window[str]:
     """Streams *handle* through an incremental *encoding* decoder (undecodable bytes
     replaced) and returns lines *offset*..*end_line* as text, each cut to *clamp*

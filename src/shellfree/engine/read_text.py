@@ -16,6 +16,7 @@ they have no 10 MiB cap and count lines the same way as every other file.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from dataclasses import replace
@@ -23,6 +24,7 @@ from typing import BinaryIO
 
 from shellfree.engine import messages
 from shellfree.engine.read_encoding import (
+    DETECTION_BYTES,
     SNIFF_BYTES,
     LineDecoder,
     TextEncoding,
@@ -30,7 +32,6 @@ from shellfree.engine.read_encoding import (
     classify,
     format_size,
 )
-from shellfree.engine.read_encoding import DETECTION_BYTES
 from shellfree.engine.read_guards import IMAGE_EXTENSIONS, has_binary_extension, suffix
 from shellfree.engine.read_recovery import similar_files, unicode_variant
 from shellfree.engine.read_result import MAX_LINE_LENGTH, ReadResult, number_lines
@@ -39,10 +40,12 @@ from shellfree.engine.read_tracking import stat_key
 
 __all__ = ["read_page"]
 
-_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-               | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_OPEN_FLAGS = (os.O_RDONLY | _NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+               | getattr(os, "O_BINARY", 0))
 """O_NONBLOCK: if the path became a FIFO after the tool layer's stat, opening it must not wait
-for a writer (the fstat after opening then refuses it); for a regular file it changes nothing."""
+for a writer (the fstat after opening then refuses it). It stays set for the reads: it changes
+nothing for a file on disk, and a procfs file that would block (``/proc/kmsg``) fails instead."""
 
 
 def read_page(path: str, offset: int, limit: int, *, max_line_length: int = MAX_LINE_LENGTH,
@@ -70,18 +73,37 @@ def read_page(path: str, offset: int, limit: int, *, max_line_length: int = MAX_
     except OSError as error:
         return ReadResult(error=messages.READ_FAILED.format(detail=error))
     try:
-        with open(fd, "rb", closefd=True) as handle:
-            return _read_open_file(path, handle, offset, limit, max_line_length, chunk_size)
+        with open(fd, "rb", buffering=0, closefd=True) as raw:
+            return _read_open_file(path, _Reader(raw), offset, limit, max_line_length,
+                                   chunk_size)
     except OSError as error:
         return ReadResult(error=messages.READ_FAILED.format(detail=error))
 
 
-def _read_open_file(path: str, handle: BinaryIO, offset: int, limit: int,
+class _Reader:
+    """A non-blocking file's reads: "no data yet" (None) becomes BlockingIOError."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+
+    def read(self, size: int) -> bytes:
+        data = self._raw.read(size)
+        if data is None:
+            raise BlockingIOError(errno.EAGAIN, "no data is ready; reading it would block")
+        return data
+
+    def seek(self, position: int) -> None:
+        self._raw.seek(position)
+
+    def fileno(self) -> int:
+        return self._raw.fileno()
+
+
+def _read_open_file(path: str, handle: _Reader, offset: int, limit: int,
                     max_line_length: int, chunk_size: int) -> ReadResult:
     before = os.fstat(handle.fileno())
     if not stat.S_ISREG(before.st_mode):
         return ReadResult(error=messages.READ_NOT_REGULAR.format(path=path))
-    os.set_blocking(handle.fileno(), True)
     sample = handle.read(SNIFF_BYTES)
 
     def more() -> bytes:
