@@ -1,27 +1,144 @@
-"""The ``shellfree`` command: subcommands are glue over the library's public API.
+"""The ``shellfree`` command: each subcommand is glue — parse, call the public API, print.
 
-``shellfree rg ARGS…`` behaves like ripgrep 15.1 for the flags shellfree implements.
-``shellfree call TOOL [JSON]`` runs one file tool (``FileTools.call``) and prints its JSON text.
+``shellfree rg ARGS…`` behaves like ripgrep 15.1 for the flags shellfree implements (it parses
+its own, rg-compatible arguments). ``shellfree call TOOL [JSON]`` runs one file tool
+(``FileTools.call``) and prints its JSON text. ``shellfree mcp`` serves the four tools over the
+Model Context Protocol on stdio. ``shellfree bench`` runs the speed and parity benchmarks of a
+source checkout and writes a report.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+from pathlib import Path
+from types import ModuleType
 
 __all__ = ["main"]
 
-_USAGE = """\
-usage: shellfree rg [RG FLAGS] [PATTERN] [PATH ...]
-       shellfree call [--root DIR] TOOL [JSON | -]
-       shellfree --version
+_DESCRIPTION = """\
+The four file tools LLM agents call (read_file, write_file, patch, search_files), in pure
+Python with ripgrep 15.1 semantics and no shell."""
 
-Subcommands:
-  rg      ripgrep-compatible search in pure Python (piped output byte-identical to rg 15.1)
-  call    run one agent file tool, e.g. call search_files '{"pattern": "TODO"}'; the JSON
-          arguments come from stdin when omitted or "-"; --root is the task directory
-          (default: the current directory)
-"""
+_EPILOG = """\
+examples:
+  shellfree rg -n TODO src/                       ripgrep-compatible search
+  shellfree call search_files '{"pattern": "TODO"}'
+  echo '{"path": "README.md"}' | shellfree call read_file
+  shellfree mcp --root ~/project                   MCP server on stdio
+  shellfree bench                                  speed and parity report (source checkout)
+
+Run 'shellfree COMMAND --help' for a command's options ('shellfree rg' takes rg's flags)."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script; returns the process exit status."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "rg":
+        # rg's flags are not argparse's (-e, --, -uuu, bytes paths…): hand them over untouched.
+        return _rg(argv[1:])
+    parser = _parser()
+    if not argv:
+        parser.print_help(sys.stderr)
+        return 2
+    options = parser.parse_args(argv)
+    return int(options.run(options))
+
+
+def _parser() -> argparse.ArgumentParser:
+    from shellfree import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="shellfree", description=_DESCRIPTION, epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("-V", "--version", action="version", version=f"shellfree {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+
+    # Listed for --help only: main() dispatches "rg" before argparse sees it.
+    commands.add_parser(
+        "rg", help="ripgrep-compatible search in pure Python (piped output byte-identical to "
+                   "rg 15.1)")
+
+    call = commands.add_parser(
+        "call", help="run one agent file tool and print its JSON result",
+        description="Run one file tool with the agent's JSON arguments and print the JSON text "
+                    "the agent would receive (UTF-8, one line).",
+        epilog="examples:\n  shellfree call search_files '{\"pattern\": \"TODO\", \"limit\": 5}'\n"
+               "  echo '{\"path\": \"a.txt\"}' | shellfree call --root /tmp/task read_file",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    call.add_argument("--root", default=None, metavar="DIR",
+                      help="the task directory relative paths resolve against (default: the "
+                           "current directory)")
+    call.add_argument("tool", help="read_file, write_file, patch or search_files")
+    call.add_argument("arguments", nargs="?", default="-", metavar="JSON",
+                      help="the tool's arguments as a JSON object; read from stdin when omitted "
+                           "or '-'")
+    call.set_defaults(run=_call)
+
+    mcp = commands.add_parser(
+        "mcp", help="serve the four tools over the Model Context Protocol (stdio)",
+        description="Serve read_file, write_file, patch and search_files to an MCP client over "
+                    "stdin/stdout. Needs the MCP SDK: pip install 'shellfree[mcp]'. Each "
+                    "connection gets its own task state.",
+        epilog="client configuration (e.g. Claude Desktop's mcpServers):\n"
+               '  {"command": "shellfree", "args": ["mcp", "--root", "/path/to/project"]}',
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    mcp.add_argument("--root", default=None, metavar="DIR",
+                     help="the task directory relative paths resolve against (default: the "
+                          "current directory)")
+    mcp.add_argument("--no-v4a", dest="v4a", action="store_false",
+                     help="advertise the replace-only patch schema (no V4A multi-file patches)")
+    mcp.set_defaults(run=_mcp)
+
+    bench = commands.add_parser(
+        "bench", help="run the speed and parity benchmarks and write a report (source checkout)",
+        description="Run shellfree against the reference rg 15.1.0 (from the dev extra) and "
+                    "write a Markdown report and a PNG chart of the ratios to rg. Needs a "
+                    "source checkout (the benchmarks/ directory) and, for the chart, "
+                    "pip install -e '.[bench]'. Progress goes to stderr.",
+        epilog="suites:\n"
+               "  speed         `shellfree rg` vs rg (and rg -j1) on the speed corpora\n"
+               "  walk          `rg --files` parity on random trees\n"
+               "  search-files  search_files parity: in-process engine vs the rg backend\n"
+               "  latency       search_files call latency: in-process engine vs the rg backend",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    bench.add_argument("--suites", default="speed,walk,search-files,latency",
+                       help="comma-separated suites to run (default: %(default)s)")
+    bench.add_argument("--corpus", default="medium",
+                       help="speed corpora: comma-separated of medium,large,big,minified, or "
+                            "'all' (default: %(default)s)")
+    bench.add_argument("--queries", default="rare,common,icase,alt,word,files",
+                       help="speed queries (default: %(default)s)")
+    bench.add_argument("--rounds", type=int, default=5,
+                       help="timed speed rounds per corpus (default: %(default)s)")
+    bench.add_argument("--cases", type=int, default=200,
+                       help="cases per parity suite (default: %(default)s)")
+    bench.add_argument("--seed", type=int, default=1, help="seed of every suite (default: 1)")
+    bench.add_argument("--build-corpora", action="store_true",
+                       help="build missing speed corpora first (downloads sdists from PyPI)")
+    bench.add_argument("--no-chart", dest="chart", action="store_false",
+                       help="skip the PNG chart")
+    bench.add_argument("--out", type=Path, default=None, metavar="DIR",
+                       help="report directory (default: benchmarks/results/bench-DATE-TIME)")
+    bench.set_defaults(run=_bench)
+    return parser
+
+
+def _rg(argv: list[str]) -> int:
+    from shellfree.rgcli.run import run
+
+    stdout = sys.stdout.buffer
+    try:
+        status = run(
+            _argv_bytes(argv), stdout, sys.stderr.buffer, sys.stdin.buffer, may_fork=True
+        )
+        stdout.flush()
+    except BrokenPipeError:
+        # rg stops silently when the reader goes away.
+        _silence_stdout()
+        return 0
+    return status
 
 
 def _argv_bytes(argv: list[str]) -> list[bytes]:
@@ -30,45 +147,9 @@ def _argv_bytes(argv: list[str]) -> list[bytes]:
     return [os.fsencode(a) for a in argv]
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the console script; returns the process exit status."""
-    argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] in ("-h", "--help"):
-        sys.stdout.write(_USAGE)
-        return 0 if argv else 2
-    if argv[0] in ("-V", "--version"):
-        from shellfree import __version__
-
-        sys.stdout.write(f"shellfree {__version__}\n")
-        return 0
-    command, rest = argv[0], argv[1:]
-    if command == "rg":
-        from shellfree.rgcli.run import run
-
-        stdout = sys.stdout.buffer
-        try:
-            status = run(_argv_bytes(rest), stdout, sys.stderr.buffer, sys.stdin.buffer)
-            stdout.flush()
-        except BrokenPipeError:
-            # rg stops silently when the reader goes away.
-            _silence_stdout()
-            return 0
-        return status
-    if command == "call":
-        return _call(rest)
-    sys.stderr.write(f"shellfree: unknown command {command!r}\n\n{_USAGE}")
-    return 2
-
-
-def _call(argv: list[str]) -> int:
-    import argparse
+def _call(options: argparse.Namespace) -> int:
     import json
 
-    parser = argparse.ArgumentParser(prog="shellfree call")
-    parser.add_argument("--root", default=None, help="task directory (default: cwd)")
-    parser.add_argument("tool")
-    parser.add_argument("arguments", nargs="?", default="-")
-    options = parser.parse_args(argv)
     raw = sys.stdin.read() if options.arguments == "-" else options.arguments
     try:
         arguments = json.loads(raw) if raw.strip() else {}
@@ -81,6 +162,54 @@ def _call(argv: list[str]) -> int:
     # UTF-8 whatever the locale: the text is JSON with non-ASCII kept (ensure_ascii=False).
     sys.stdout.buffer.write((tools.call(options.tool, arguments) + "\n").encode("utf-8", "replace"))
     return 0
+
+
+def _mcp(options: argparse.Namespace) -> int:
+    from shellfree.mcp_server import MCPUnavailableError, serve_stdio
+
+    root = options.root if options.root is not None else os.getcwd()
+    if not os.path.isdir(root):
+        sys.stderr.write(f"shellfree mcp: --root {root!r} is not a directory\n")
+        return 2
+    try:
+        serve_stdio(root, v4a=options.v4a)
+    except MCPUnavailableError as err:
+        sys.stderr.write(f"shellfree mcp: {err}\n")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def _bench(options: argparse.Namespace) -> int:
+    report = _benchmarks_report()
+    if report is None:
+        sys.stderr.write(
+            "shellfree bench: the benchmarks are not installed with the package; they live in "
+            "the benchmarks/ directory of a source checkout. From a checkout run:\n"
+            "  pip install -e '.[dev,bench]' && shellfree bench\n")
+        return 2
+    return int(report.run_bench(
+        suites=options.suites, corpus=options.corpus, queries=options.queries,
+        rounds=options.rounds, cases=options.cases, seed=options.seed,
+        build_corpora=options.build_corpora, chart=options.chart, out=options.out))
+
+
+def _benchmarks_report() -> ModuleType | None:
+    """``benchmarks.report`` from the checkout this package was installed from (editable
+    install) or the one the working directory is in; None outside a checkout."""
+    import importlib
+
+    import shellfree
+
+    here = Path(shellfree.__file__).resolve().parents[2]  # <checkout>/src/shellfree/__init__.py
+    cwd = Path.cwd().resolve()
+    for root in (here, cwd, *cwd.parents):
+        if (root / "benchmarks" / "report" / "__init__.py").is_file():
+            if str(root) not in sys.path:
+                sys.path.insert(0, str(root))
+            return importlib.import_module("benchmarks.report")
+    return None
 
 
 def _silence_stdout() -> None:

@@ -24,10 +24,18 @@ class Invocation:
     decides exit status 2, and the working directory relative paths are taken from."""
 
     def __init__(
-        self, stdout: BinaryIO, stderr: BinaryIO, quiet_messages: bool, cwd: str | None = None
+        self,
+        stdout: BinaryIO,
+        stderr: BinaryIO,
+        quiet_messages: bool,
+        cwd: str | None = None,
+        may_fork: bool = False,
     ) -> None:
         self.stdout = stdout
         self.stderr = stderr
+        # Only the command-line process forks search workers; a library caller's process may
+        # have threads, which fork does not copy.
+        self.may_fork = may_fork
         self.quiet_messages = quiet_messages
         self.errored = False
         self.cwd = cwd
@@ -152,12 +160,14 @@ def run(
     stderr: BinaryIO,
     stdin: BinaryIO | None = None,
     cwd: str | None = None,
+    may_fork: bool = False,
 ) -> int:
     """Run ``rg`` with *argv* (bytes, without the program name); returns the exit status.
 
     *stdin* is read when rg would search standard input (``-``, or no path and a piped
     stdin); ``None`` means there is none. *cwd* is the directory relative paths start from
-    (default: the process's); the process's working directory is never changed."""
+    (default: the process's); the process's working directory is never changed. *may_fork*
+    lets a search fork worker processes (the CLI sets it; a library caller should not)."""
     try:
         args = parse_args(argv)
     except UsageError as err:
@@ -173,7 +183,7 @@ def run(
             b" on this platform currently\n"
         )
         return 2
-    out = Invocation(stdout, stderr, quiet_messages=args.no_messages, cwd=cwd)
+    out = Invocation(stdout, stderr, quiet_messages=args.no_messages, cwd=cwd, may_fork=may_fork)
     if args.files:
         return _run_files(args, out)
     from shellfree.rgcli.search import run_search

@@ -6,7 +6,7 @@ import os
 import stat
 import sys
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import BinaryIO
 
 from shellfree.rgcli.flags import RgArgs
@@ -146,6 +146,20 @@ def _stdout_identity(stream: BinaryIO) -> tuple[int, int] | None:
     return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What searching one file produced: its output, and what it means for the exit status."""
+
+    searched: bool = False
+    matched: bool = False
+    chunk: bytes = b""
+    json: bytes = b""
+    errors: tuple[str, ...] = ()
+
+
+_SKIPPED = Outcome()
+
+
 class _Search:
     """One search command: the decisions rg takes once per run, then one file at a time."""
 
@@ -231,61 +245,60 @@ class _Search:
             return BINARY_CONVERT
         return BINARY_QUIT
 
-    def search(self, haystack: Haystack, matcher, stdin: BinaryIO | None) -> bool:
-        """Search and print one file; returns False when the whole search should stop."""
-        out, args = self.out, self.args
+    def evaluate(self, haystack: Haystack, matcher, stdin: BinaryIO | None) -> Outcome:
+        """Search one file and render what rg prints for it, without writing anything.
+
+        Pure with respect to the run's state (except --json statistics), so forked workers can
+        evaluate files and the parent emits the outcomes in walk order.
+        """
+        args = self.args
         is_stdin = haystack.explicit and haystack.path == b"-"
         shown = b"<stdin>" if is_stdin else haystack.path
-        path = out.fs(haystack.path)
+        path = self.out.fs(haystack.path)
         if self.skip_identity is not None and not is_stdin:
             try:
                 st = os.stat(path)
                 if (st.st_dev, st.st_ino) == self.skip_identity:
-                    return True
+                    return _SKIPPED
             except OSError:
                 pass
         try:
             data = _read(path, is_stdin, stdin)
         except OSError as err:
-            out.message(f"{os.fsdecode(shown)}: {os_error_text(err)}", error=True)
-            return True
-        self.searched_any = True
+            return Outcome(errors=(f"{os.fsdecode(shown)}: {os_error_text(err)}",))
         binary = self.binary_mode(haystack.explicit)
         config = self._config(binary, self.mmap and haystack.explicit and not is_stdin)
         file_started = time.perf_counter()
         try:
             result = search_bytes(data, matcher, config)
         except (TimeoutError, SearchTimeout):
-            out.message(
-                f"{os.fsdecode(shown)}: regex search took longer than "
-                f"{REGEX_TIMEOUT_SECONDS:g}s; the pattern backtracks catastrophically",
-                error=True,
+            return Outcome(
+                searched=True,
+                errors=(
+                    f"{os.fsdecode(shown)}: regex search took longer than "
+                    f"{REGEX_TIMEOUT_SECONDS:g}s; the pattern backtracks catastrophically",
+                ),
             )
-            return True
         if self.json is not None:
-            self.matched_any = self.matched_any or result.has_match
+            chunk = b""
             if not args.quiet:
                 elapsed = time.perf_counter() - file_started
-                out.stdout.write(self.json.print_file(shown, result, elapsed))
-            return True
+                chunk = self.json.print_file(shown, result, elapsed)
+            return Outcome(searched=True, matched=result.has_match, json=chunk)
         walked_binary = binary == BINARY_QUIT and result.binary_offset is not None
         if self.mode == "files_without_match":
             file_matched = not result.has_match
             if walked_binary and file_matched:
                 # rg quirk: not printed, yet it counts as "without match" for the exit status.
-                self.matched_any = True
-                return True
+                return Outcome(searched=True, matched=True)
         elif walked_binary and self.mode in ("count", "count_matches"):
-            return True  # rg squashes the count of a walked binary file to nothing
+            return Outcome(searched=True)  # rg squashes a walked binary file's count
         else:
             file_matched = result.has_match
         if walked_binary and not result.has_match:
-            return True  # a walked binary file with no match before its NUL is invisible
+            return Outcome(searched=True)  # invisible: no match before its NUL
         if args.quiet:
-            if file_matched:
-                self.matched_any = True
-                return False
-            return True
+            return Outcome(searched=True, matched=file_matched)
         if self.standard is not None:
             chunk = self.standard.print_file(shown, result)
             # The printer stops at binary data in "convert" mode; if it stopped before any
@@ -293,14 +306,26 @@ class _Search:
             file_matched = file_matched and self.standard.last_matched
         else:
             chunk = self.summary.print_file(shown, result)
-        if file_matched:
+        return Outcome(searched=True, matched=file_matched, chunk=chunk)
+
+    def emit(self, outcome: Outcome) -> bool:
+        """Write one file's outcome; returns False when the whole search should stop (-q)."""
+        out, args = self.out, self.args
+        for text in outcome.errors:
+            out.message(text, error=True)
+        self.searched_any = self.searched_any or outcome.searched
+        if outcome.matched:
             self.matched_any = True
-        if chunk:
+        if outcome.json:
+            out.stdout.write(outcome.json)
+        if args.quiet and outcome.matched and self.json is None:
+            return False
+        if outcome.chunk:
             if self.printed_before and self.file_separator is not None:
                 out.stdout.write(self.file_separator + b"\n")
             elif self.printed_before and args.heading and self.standard is not None:
                 out.stdout.write(b"\n")
-            out.stdout.write(chunk)
+            out.stdout.write(outcome.chunk)
             self.printed_before = True
         return True
 
@@ -343,9 +368,48 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
         return 1  # rg: -m 0 searches nothing
     command = _Search(args, out, paths, use_stdin)
     roots = paths if paths else ([b"-"] if use_stdin else None)
+    workers = _parallelism(args, paths, use_stdin, out)
+    if workers > 1:
+        from shellfree.rgcli.parallel import evaluate_in_workers
+
+        haystacks = []
+        for event in walker.walk(roots):
+            if isinstance(event, WalkMessage):
+                out.message(event.text, error=event.is_error)
+            else:
+                haystacks.append(event)
+        if len(haystacks) < _PARALLEL_MIN_FILES:
+            outcomes = (command.evaluate(h, matcher, None) for h in haystacks)
+        else:
+            out.stdout.flush()  # nothing buffered may be duplicated into the workers
+            outcomes = evaluate_in_workers(
+                haystacks, lambda h: command.evaluate(h, matcher, None), workers
+            )
+        for outcome in outcomes:
+            command.emit(outcome)
+        return command.finish(implicit_root=not paths and not use_stdin)
     for event in walker.walk(roots):
         if isinstance(event, WalkMessage):
             out.message(event.text, error=event.is_error)
-        elif not command.search(event, matcher, stdin):
+        elif not command.emit(command.evaluate(event, matcher, stdin)):
             break
     return command.finish(implicit_root=not paths and not use_stdin)
+
+
+#: Below this many files, forking workers costs more than it saves.
+_PARALLEL_MIN_FILES = 256
+
+
+def _parallelism(args: RgArgs, paths: list[bytes], use_stdin: bool, out: "Invocation") -> int:
+    """How many forked workers search files: 1 (serial) unless this is the command-line
+    process on a POSIX system with more than one core, the order is free (no --sort; the
+    workers' outcomes are still emitted in walk order) and the output needs no run-wide
+    state (--json statistics) or early stop (-q)."""
+    if not out.may_fork or not hasattr(os, "fork") or sys.platform in ("darwin", "win32"):
+        return 1
+    if args.sort is not None or args.quiet or args.mode == "json" or use_stdin:
+        return 1
+    if is_one_file(paths, out):
+        return 1
+    threads = args.threads or min(os.cpu_count() or 1, 12)
+    return max(1, threads)
