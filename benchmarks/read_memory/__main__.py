@@ -71,7 +71,8 @@ def table(path: Path, rows: list[dict], repeat: int) -> str:
     for row in rows:
         name = ("whole-file read (naive, for contrast)" if row["whole"]
                 else f"read_file(offset={row['offset']:,})")
-        shown = "—" if row["whole"] else f"{row['lines_shown']} from line {row['first_line_number']}"
+        shown = ("—" if row["whole"]
+                 else f"{row['lines_shown']} from line {row['first_line_number']}")
         lines.append(
             f"| {name} | {row['baseline_kib'] / 1024:.1f} MiB | {row['peak_kib'] / 1024:.1f} MiB "
             f"| {(row['peak_kib'] - row['baseline_kib']) / 1024:.1f} MiB | {row['seconds']:.2f} s "

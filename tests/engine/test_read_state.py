@@ -36,6 +36,12 @@ def search(ft, **args: Any) -> dict[str, Any]:
     return json.loads(ft.search_files(**args))
 
 
+def fresh(ft, touch, path: str = "f.txt", **args: Any) -> dict[str, Any]:
+    """A real read: the file gets a new mtime first, so no dedup stub answers."""
+    touch()
+    return read(ft, path, **args)
+
+
 class Toucher:
     """Gives a file a new mtime before each read, so the dedup stub never applies and the
     consecutive-read guard is what answers (as on Hermes' remote backends, §6.3)."""
@@ -74,20 +80,20 @@ class TestConsecutiveReads:
         (root / "g.txt").write_text("g\n")
         for between in (lambda: read(ft, limit=5), lambda: read(ft, "g.txt"),
                         ft.notify_other_tool_call, lambda: ft.call("terminal", {})):
-            touch(); read(ft)
-            touch(); read(ft)
+            fresh(ft, touch)
+            fresh(ft, touch)
             between()
             touch()
             assert "_warning" not in read(ft)
 
     def test_a_search_between_reads_resets_the_read_count(self, touched):
         ft, touch = touched
-        touch(); read(ft)
-        touch(); read(ft)
+        fresh(ft, touch)
+        fresh(ft, touch)
         search(ft, pattern="one")
         touch()
         assert "_warning" not in read(ft)
-        touch(); read(ft)
+        fresh(ft, touch)
         touch()
         assert read(ft)["_warning"] == WARNING.format(n=3)
 
@@ -95,7 +101,7 @@ class TestConsecutiveReads:
         ft, touch = touched
         search(ft, pattern="one")
         search(ft, pattern="one")
-        touch(); read(ft)
+        fresh(ft, touch)
         assert "_warning" not in search(ft, pattern="one")
         search(ft, pattern="one")
         assert search(ft, pattern="one")["_warning"].startswith(
@@ -103,8 +109,8 @@ class TestConsecutiveReads:
 
     def test_key_is_the_path_as_given(self, root, touched):
         ft, touch = touched
-        touch(); read(ft)
-        touch(); read(ft, str(root / "f.txt"))
+        fresh(ft, touch)
+        fresh(ft, touch, str(root / "f.txt"))
         touch()
         assert "_warning" not in read(ft)
 

@@ -7,6 +7,17 @@ file-ops layer (:func:`~shellfree.engine.read_text.read_page`), applies the char
 redaction and hints, then records the read in the task's state: the consecutive-read guard
 shared with search_files, the "unchanged" stub's versions, and the files seen in full that
 write_file's stale-overwrite blocker asks about.
+
+Differences from the Hermes contract, each deliberate (details where they are handled):
+
+* ``encoding`` (an addition) names the codec of a page that was not UTF-8; text in a legacy
+  code page is shown instead of being refused as binary (:mod:`~shellfree.engine.read_encoding`).
+* ``total_lines`` counts a final line without a newline, and a page ending at the file's final
+  newline has no empty ``N|`` entry; UTF-16 files are streamed with no 10 MiB cap
+  (:mod:`~shellfree.engine.read_text`).
+* A file's version is its stat key, without Hermes' sha256 (:mod:`~shellfree.engine.read_tracking`).
+* ``truncated_lines`` marks only a first line actually cut by the budget
+  (:mod:`~shellfree.engine.read_output`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The value one file read produces, its JSON form, and the ``LINE_NUM|CONTENT`` rendering.
+"""The value one file read produces, its JSON form, the read limits, and the ``LINE_NUM|CONTENT``
+rendering.
 
 :class:`ReadResult` is what the file-ops layer (:mod:`shellfree.engine.read_text`) returns and
 the tool layer (:mod:`shellfree.engine.read_file`) post-processes; ``to_dict`` is the single
@@ -14,7 +15,14 @@ from typing import Any, Sequence
 from shellfree.engine import messages
 from shellfree.engine.read_tracking import StatKey
 
-__all__ = ["MAX_LINE_LENGTH", "NOT_FOUND_PREFIX", "ReadLimits", "ReadResult", "clamp_line", "number_lines"]
+__all__ = [
+    "MAX_LINE_LENGTH",
+    "NOT_FOUND_PREFIX",
+    "ReadLimits",
+    "ReadResult",
+    "clamp_line",
+    "number_lines",
+]
 
 NOT_FOUND_PREFIX = messages.FILE_NOT_FOUND.partition("{")[0].rstrip()
 """``"File not found:"``: the start of the error the negative cache remembers (§2.6 step 2)."""

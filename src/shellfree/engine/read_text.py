@@ -134,7 +134,8 @@ def _read_open_file(path: str, handle: _Reader, offset: int, limit: int,
     except OSError:
         after = None
     # The version is recorded only when the file did not change while it was read (§6.3).
-    version = stat_key(before) if after is not None and stat_key(after) == stat_key(before) else None
+    stable = after is not None and stat_key(after) == stat_key(before)
+    version = stat_key(before) if stable else None
     result = assemble_page(lines, window, offset, limit, max_line_length, encoding, used)
     return replace(result, path=path, version=version)
 
