@@ -1,0 +1,177 @@
+"""The ``shellfree`` command: --version, --help, dispatch to rg / call / mcp / bench.
+
+``shellfree call`` itself is covered with FileTools in tests/engine/test_file_tools.py, and the
+MCP server in tests/test_mcp.py; here is what the command line adds around them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from shellfree import __version__, cli
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _shellfree(args: list[str], cwd: Path | str | None = None,
+               stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.run([sys.executable, "-m", "shellfree", *args], cwd=cwd, input=stdin,
+                          capture_output=True, env=env, check=False)
+
+
+class TestVersionAndHelp:
+    @pytest.mark.parametrize("flag", ["--version", "-V"])
+    def test_version(self, flag):
+        out = _shellfree([flag])
+        assert (out.returncode, out.stdout, out.stderr) == (0, f"shellfree {__version__}\n".encode(),
+                                                            b"")
+
+    def test_help_lists_every_command(self, capsys):
+        with pytest.raises(SystemExit) as exit_:
+            cli.main(["--help"])
+        assert exit_.value.code == 0
+        text = capsys.readouterr().out
+        for command in ("rg", "call", "mcp", "bench"):
+            assert f"\n    {command} " in text, command
+        assert "shellfree call search_files" in text
+
+    def test_no_arguments_print_help_on_stderr(self, capsys):
+        assert cli.main([]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.startswith("usage: shellfree")
+
+    @pytest.mark.parametrize("command, expected", [
+        ("call", "--root DIR"), ("mcp", "pip install 'shellfree[mcp]'"),
+        ("bench", "--suites SUITES"),
+    ])
+    def test_each_command_has_help(self, capsys, command, expected):
+        with pytest.raises(SystemExit) as exit_:
+            cli.main([command, "--help"])
+        assert exit_.value.code == 0
+        assert expected in capsys.readouterr().out.replace("\n  ", " ")
+
+    def test_unknown_command(self, capsys):
+        with pytest.raises(SystemExit) as exit_:
+            cli.main(["grep", "x"])
+        assert exit_.value.code == 2
+        assert "invalid choice: 'grep'" in capsys.readouterr().err
+
+
+class TestRg:
+    """``shellfree rg`` hands every argument to the rg-compatible parser, untouched."""
+
+    def test_arguments_argparse_would_take_reach_rg(self, tmp_path):
+        (tmp_path / "a.txt").write_bytes(b"-x\n--help\nplain\n")
+        out = _shellfree(["rg", "-n", "-e", "-x", "-e", "--help", "--", "a.txt"], cwd=tmp_path)
+        assert (out.returncode, out.stdout, out.stderr) == (0, b"1:-x\n2:--help\n", b"")
+
+    def test_same_bytes_as_the_library_call(self, tmp_path):
+        from shellfree.rgcli.run import run
+
+        (tmp_path / "b.txt").write_bytes(b"alpha\nbeta\n")
+        piped = _shellfree(["rg", "--vimgrep", "a"], cwd=tmp_path)
+        direct, err = io.BytesIO(), io.BytesIO()
+        status = run([b"--vimgrep", b"a"], direct, err, cwd=str(tmp_path))
+        assert (piped.returncode, piped.stdout) == (status, direct.getvalue())
+
+    def test_piped_output_is_byte_identical_to_rg(self, tmp_path, reference_rg):
+        (tmp_path / "c.txt").write_bytes(b"one\ntwo\r\nthree one\n")
+        args = ["-n", "--column", "one"]
+        ours = _shellfree(["rg", *args], cwd=tmp_path)
+        theirs = subprocess.run([reference_rg, *args], cwd=tmp_path, capture_output=True,
+                                stdin=subprocess.DEVNULL, check=False)
+        assert (ours.returncode, ours.stdout) == (theirs.returncode, theirs.stdout)
+
+
+class TestCall:
+    def test_unknown_tool_is_the_contract_error(self, tmp_path):
+        out = _shellfree(["call", "--root", str(tmp_path), "terminal", "{}"])
+        assert out.returncode == 0
+        assert json.loads(out.stdout)["error"].startswith("Unknown tool: 'terminal'.")
+
+    def test_arguments_must_be_an_object(self, tmp_path):
+        out = _shellfree(["call", "--root", str(tmp_path), "search_files", "[1]"])
+        assert json.loads(out.stdout) == {
+            "error": "Arguments for search_files must be a JSON object, got list."}
+
+
+class TestMcp:
+    def test_root_must_be_a_directory(self, tmp_path, capsys):
+        missing = tmp_path / "nope"
+        assert cli.main(["mcp", "--root", str(missing)]) == 2
+        assert capsys.readouterr().err == f"shellfree mcp: --root {str(missing)!r} is not a directory\n"
+
+
+class TestBench:
+    def test_outside_a_checkout_says_where_the_benchmarks_are(self, monkeypatch, capsys):
+        monkeypatch.setattr(cli, "_benchmarks_report", lambda: None)
+        assert cli.main(["bench"]) == 2
+        err = capsys.readouterr().err
+        assert "benchmarks/ directory of a source checkout" in err
+        assert "pip install -e '.[dev,bench]' && shellfree bench" in err
+
+    def test_options_reach_the_report(self, monkeypatch, tmp_path):
+        seen = {}
+        fake = SimpleNamespace(run_bench=lambda **options: seen.update(options) or 0)
+        monkeypatch.setattr(cli, "_benchmarks_report", lambda: fake)
+        assert cli.main(["bench", "--suites", "walk", "--cases", "7", "--no-chart",
+                         "--out", str(tmp_path)]) == 0
+        assert seen == {"suites": "walk", "corpus": "medium",
+                        "queries": "rare,common,icase,alt,word,files", "rounds": 5, "cases": 7,
+                        "seed": 1, "build_corpora": False, "chart": False, "out": tmp_path}
+
+    def test_finds_the_checkout(self):
+        module = cli._benchmarks_report()
+        assert module is not None and Path(module.__file__).parent == REPO / "benchmarks" / "report"
+
+    def test_bad_options_are_refused(self, capsys):
+        assert cli.main(["bench", "--suites", "speed,fast", "--corpus", "huge"]) == 2
+        err = capsys.readouterr().err
+        assert "unknown suite 'fast'" in err and "unknown corpus 'huge'" in err
+
+    def test_a_small_real_run_writes_the_report(self, tmp_path, reference_rg):
+        out = _shellfree(["bench", "--suites", "search-files", "--cases", "3", "--no-chart",
+                          "--out", str(tmp_path)], cwd=REPO)
+        assert out.returncode == 0, out.stderr.decode()
+        report = (tmp_path / "report.md").read_text(encoding="utf-8")
+        assert "| search_files (in-process vs rg backend) | 3 | 3 | 100.00% |" in report
+        assert (tmp_path / "parity-search-files.md").is_file()
+        data = json.loads((tmp_path / "bench.json").read_text(encoding="utf-8"))
+        assert data["suites"][0]["agreements"][0]["total"] == 3
+        assert out.stdout.decode() == report
+        assert b"search_files parity" in out.stderr  # the progress lines
+
+    def test_report_and_chart_from_results(self, tmp_path):
+        pytest.importorskip("matplotlib")
+        from benchmarks.report.render import draw_chart, render_markdown
+        from benchmarks.report.suites import Agreement, Ratio, SuiteResult
+
+        results = [
+            SuiteResult("speed", ratios=[
+                Ratio("speed", "medium", "alt `-n TODO|FIXME`", 100.0, 300.0, 3.0, 2.5, 3.2),
+                Ratio("speed", "medium", "files `--files`", 60.0, None, None,
+                      status="mismatch", detail="3 lines differ")]),
+            SuiteResult("latency", ratios=[
+                Ratio("latency", "search_files warm", "file names *.py", 12.0, 9.0, 0.75)]),
+            SuiteResult("walk", agreements=[
+                Agreement("walk (`rg --files`)", 199, 200, 20.0, tmp_path / "parity-walk.md",
+                          (("stdout", 1),))]),
+        ]
+        chart = draw_chart(results, tmp_path / "ratios.png", "test")
+        assert chart is not None and chart.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+        text = render_markdown(results, {"date": "today", "machine": "m"}, chart)
+        assert "| medium | alt `-n TODO\\|FIXME` | 100 ms | 300 ms | 3.00 | 2.50 | 3.20 |" in text
+        assert "| medium | files `--files` | 60 ms | **mismatch** | – | – | – |" in text
+        assert "| search_files warm: file names *.py | 12 ms | 9.0 ms | 0.75 |" in text
+        assert "| walk (`rg --files`) | 199 | 200 | 99.50% | 20 s | [parity-walk.md]" in text
+        assert "![ratios of shellfree to rg](ratios.png)" in text
+        assert "Geometric mean over 1 timed cells: wall 3.00, CPU 2.50." in text

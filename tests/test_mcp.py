@@ -1,0 +1,226 @@
+"""``shellfree mcp``: the four file tools over MCP stdio, driven by the official SDK's own client.
+
+One server process is spawned per connection test (``python -m shellfree mcp --root TMP``); the
+client initialises, lists the tools, calls each tool and closes stdin, which must end the server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shellfree.schemas import tool_schemas
+
+if not os.environ.get("CI"):
+    # The SDK is the optional 'mcp' extra; CI installs 'dev', which has it, so CI never skips.
+    pytest.importorskip("mcp", reason="the MCP SDK is the optional 'mcp' extra (also in 'dev')")
+
+import anyio
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+TIMEOUT_S = 20
+
+
+def _server(root: Path, home: Path) -> StdioServerParameters:
+    env = {**os.environ, "HOME": str(home), "PYTHONPATH": os.pathsep.join(sys.path)}
+    return StdioServerParameters(command=sys.executable,
+                                 args=["-m", "shellfree", "mcp", "--root", str(root)], env=env)
+
+
+def _dump(model: Any) -> dict[str, Any]:
+    # SDK 1.x and 2.x name fields differently in Python (isError / is_error); the wire names
+    # (by_alias) are the same in both.
+    return model.model_dump(by_alias=True, exclude_none=True)
+
+
+async def _call(session: ClientSession, name: str, arguments: dict[str, Any]) -> tuple[Any, bool]:
+    result = _dump(await session.call_tool(name, arguments))
+    assert [c["type"] for c in result["content"]] == ["text"], result
+    return json.loads(result["content"][0]["text"]), bool(result.get("isError", False))
+
+
+@pytest.fixture
+def task(tmp_path) -> tuple[Path, Path, Path]:
+    root = tmp_path / "task"
+    root.mkdir()
+    (root / "notes.txt").write_text("alpha\nneedle here\nomega\n", encoding="utf-8")
+    home = tmp_path / "home"
+    home.mkdir()
+    return root, home, tmp_path / "server-stderr.txt"
+
+
+def test_initialise_list_and_call_every_tool(task):
+    root, home, errlog_path = task
+    seen: dict[str, Any] = {}
+
+    async def session_run() -> None:
+        with open(errlog_path, "w") as errlog, anyio.fail_after(TIMEOUT_S):
+            async with stdio_client(_server(root, home), errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    seen["init"] = _dump(await session.initialize())
+                    seen["tools"] = [_dump(t) for t in (await session.list_tools()).tools]
+                    seen["search"] = await _call(session, "search_files", {"pattern": "needle"})
+                    seen["write"] = await _call(session, "write_file",
+                                                {"path": "new.txt", "content": "hello\nworld\n"})
+                    seen["read"] = await _call(session, "read_file", {"path": "new.txt"})
+                    seen["patch"] = await _call(session, "patch", {
+                        "mode": "replace", "path": "new.txt", "old_string": "world",
+                        "new_string": "there"})
+                    seen["v4a"] = await _call(session, "patch", {"mode": "patch", "patch": (
+                        "*** Begin Patch\n*** Update File: new.txt\n@@\n hello\n-there\n"
+                        "+everyone\n*** End Patch")})
+                    seen["unknown"] = await _call(session, "terminal", {"command": "ls"})
+
+    started = time.monotonic()
+    anyio.run(session_run)
+    assert time.monotonic() - started < TIMEOUT_S
+    assert "Traceback" not in errlog_path.read_text(), errlog_path.read_text()
+
+    info = seen["init"]["serverInfo"]
+    assert (info["name"], info["version"]) == ("shellfree", "0.1.0")
+    assert "tools" in seen["init"]["capabilities"]
+
+    listed = {t["name"]: t for t in seen["tools"]}
+    assert list(listed) == ["read_file", "write_file", "patch", "search_files"]
+    for expected in tool_schemas("mcp"):
+        got = listed[expected["name"]]
+        assert got["description"] == expected["description"], expected["name"]
+        assert got["inputSchema"] == expected["inputSchema"], expected["name"]
+        assert got["annotations"]["readOnlyHint"] == expected["annotations"]["readOnlyHint"]
+
+    assert seen["search"] == ({"total_count": 1, "matches": [
+        {"path": "./notes.txt", "line": 2, "content": "needle here"}]}, False)
+
+    written = str(root / "new.txt")
+    payload, is_error = seen["write"]
+    assert not is_error and payload["verified"] is True, payload
+    assert (payload["bytes_written"], payload["resolved_path"]) == (12, written)
+    assert seen["read"] == ({"content": "1|hello\n2|world", "total_lines": 2, "file_size": 12,
+                             "truncated": False, "is_binary": False, "is_image": False}, False)
+    payload, is_error = seen["patch"]
+    assert not is_error and payload["success"] is True, payload
+    assert payload["diff"].endswith(" hello\n-world\n+there\n"), payload["diff"]
+    payload, is_error = seen["v4a"]
+    assert not is_error and payload["success"] is True, payload
+    assert (root / "new.txt").read_text(encoding="utf-8") == "hello\neveryone\n"
+
+    assert seen["unknown"] == ({"error": "Unknown tool: 'terminal'. Available file tools: "
+                                         "read_file, write_file, patch, search_files."}, True)
+
+
+def test_each_connection_has_its_own_task_state(task):
+    """The loop guard warns on the 3rd identical search in one connection, never across two."""
+    root, home, errlog_path = task
+    warnings: list[list[bool]] = []
+
+    async def one_connection(calls: int) -> None:
+        with open(errlog_path, "a") as errlog:
+            async with stdio_client(_server(root, home), errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    flags = []
+                    for _ in range(calls):
+                        payload, _ = await _call(session, "search_files", {"pattern": "needle"})
+                        flags.append("_warning" in payload)
+                    warnings.append(flags)
+
+    async def both() -> None:
+        with anyio.fail_after(TIMEOUT_S):
+            await one_connection(3)
+            await one_connection(2)
+
+    anyio.run(both)
+    assert warnings == [[False, False, True], [False, False]]
+
+
+def test_closing_stdin_ends_the_server(task):
+    """The server answers a raw initialize, then exits 0 when its stdin closes."""
+    root, home, _ = task
+    env = {**os.environ, "HOME": str(home), "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-m", "shellfree", "mcp", "--root", str(root)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    request = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"}}}
+    try:
+        out, err = proc.communicate(json.dumps(request).encode() + b"\n", timeout=TIMEOUT_S)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err.decode(errors="replace")
+    reply = json.loads(out.decode().splitlines()[0])
+    assert reply["id"] == 1 and reply["result"]["serverInfo"]["name"] == "shellfree", reply
+
+
+def test_a_missing_sdk_names_the_extra(tmp_path):
+    code = ("import sys; sys.modules['mcp'] = None; from shellfree.cli import main; "
+            f"sys.exit(main(['mcp', '--root', {str(tmp_path)!r}]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=False)
+    assert out.returncode == 1
+    assert out.stderr.startswith("shellfree mcp: shellfree mcp needs the Model Context Protocol "
+                                 "SDK, which is not installed. Install it with: pip install "
+                                 "'shellfree[mcp]'"), out.stderr
+
+
+class TestToolSession:
+    """The per-connection dispatcher, in-process: a worker thread per call, one call at a time."""
+
+    class SlowTools:
+        def __init__(self) -> None:
+            self.spans: list[tuple[float, float]] = []
+
+        def call(self, name: str, args: Any) -> str:
+            start = time.monotonic()
+            time.sleep(0.2)
+            self.spans.append((start, time.monotonic()))
+            return json.dumps({"name": name, "args": args})
+
+    def test_calls_leave_the_event_loop_free_and_run_one_at_a_time(self):
+        from shellfree.mcp_server import ToolSession
+
+        tools = self.SlowTools()
+        ticks: list[float] = []
+        results: list[tuple[str, bool]] = []
+
+        async def main() -> None:
+            session = ToolSession(tools)  # type: ignore[arg-type]
+
+            async def ticker() -> None:
+                for _ in range(8):
+                    ticks.append(time.monotonic())
+                    await anyio.sleep(0.05)
+
+            async def call(n: int) -> None:
+                results.append(await session.call("search_files", {"pattern": str(n)}))
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(ticker)
+                group.start_soon(call, 1)
+                group.start_soon(call, 2)
+
+        anyio.run(main)
+        first, second = sorted(tools.spans)
+        assert first[1] <= second[0], "calls of one connection must not overlap"
+        during = [t for t in ticks if first[0] < t < first[1]]
+        assert len(during) >= 2, "the event loop was blocked while a tool ran"
+        assert sorted(json.loads(text)["args"]["pattern"] for text, _ in results) == ["1", "2"]
+        assert all(is_error is False for _, is_error in results)
+
+    def test_none_arguments_become_an_empty_object(self):
+        from shellfree.mcp_server import ToolSession
+
+        async def main() -> tuple[str, bool]:
+            return await ToolSession(self.SlowTools()).call("read_file", None)  # type: ignore
+
+        text, is_error = anyio.run(main)
+        assert json.loads(text) == {"name": "read_file", "args": {}} and not is_error
