@@ -310,3 +310,18 @@ class TestRegressionsFromTheHarness:
         # seed 1001517: globset compiles with dot-matches-newline, so "**" matches "a\nb".
         make({".git/": None, ".gitignore": "/x/**\n", "x/new\nline": "", "keep": ""})
         check(reference_rg, [], ["keep"])
+
+    @pytest.mark.parametrize("root", ["./.", ".//", "././", "./"])
+    def test_odd_root_spellings(self, isolated, reference_rg, root):
+        # Parity seeds with roots ./. and .//: rg strips "./" twice before matching, and
+        # applies no rule from above such a root.
+        make({"x/q/r": "", "x/q/s": "", "x/.ignore": "q/r\n", "ign": "x/q/s\n", "sub/.keep": ""})
+        os.makedirs("sub/a", exist_ok=True)
+        make({"sub/a/y": "", "sub/k": "", ".ignore": "sub/a\n"})
+        argv_sets = [["--ignore-file", "ign", root]]
+        for args in argv_sets:
+            argv = ["--files", "--sort", "path", *args]
+            assert run_shellfree(argv)[0] == run_rg(reference_rg, argv)[0], args
+        os.chdir("sub")
+        argv = ["--files", "--sort", "path", root]
+        assert run_shellfree(argv)[0] == run_rg(reference_rg, argv)[0], root

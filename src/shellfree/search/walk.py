@@ -89,8 +89,39 @@ def _is_hidden(name: bytes) -> bool:
 # The entries whose presence changes a directory's ignore state.
 _RULE_NAMES = frozenset((b".rgignore", b".ignore", b".gitignore", b".git", b".jj"))
 
+def _parents_unreachable(root: bytes) -> bool:
+    """rg 15.1 applies no rule from above the root when the root is spelled like ``.//``,
+    ``./.`` or ``././`` (checked against the binary: ``./``, ``.``, ``./a/..`` and absolute
+    roots do get them). Its path arithmetic for parent rules then misses every entry."""
+    if not root.startswith(b"./"):
+        return False
+    rest = root[2:]
+    return rest == b"." or rest.startswith(b"/") or rest.startswith(b"./")
+
+
+def _rg_strip(path: bytes, root: bytes) -> bytes:
+    """The path a rule file rooted at *root* sees for the walk path *path*, computed as rg
+    does: ``Ignore::matched`` drops a leading ``./``, ``Gitignore::strip`` drops another one,
+    then a plain byte prefix *root* (and a ``/`` after it), only for multi-component paths and
+    never for the root ``.``. For ordinary roots this is the path relative to the rule file's
+    directory; for roots spelled like ``./.`` it is not, and rg's answers follow it."""
+    if path.startswith(b"./"):
+        path = path[2:]
+    if path.startswith(b"./"):
+        path = path[2:]
+    if root != b"." and b"/" in path and path.startswith(root):
+        path = path[len(root) :]
+        if path.startswith(b"/"):
+            path = path[1:]
+    return path
+
+
+# A check whose candidate comes from _rg_strip with the check's prefix as the root.
+_ODD_ROOT = -2
+
 # A check is (rules, offset, prefix): the candidate is prefix + walk_path[offset:]. An offset
-# of -1 means "strip the working directory as rg's cwd-rooted matchers do".
+# of -1 means "strip the working directory as rg's cwd-rooted matchers do"; _ODD_ROOT means
+# "strip the prefix as rg does" (see _rg_strip).
 _Check = tuple
 
 
@@ -181,16 +212,9 @@ class Walker:
 
     # -- matching ----------------------------------------------------------------------------
     def _cwd_strip(self, path: bytes) -> bytes:
-        # The Gitignore::strip of matchers rooted at the working directory (-g, global
-        # excludes, --ignore-file): a plain byte-prefix strip, only for multi-component paths.
-        if path.startswith(b"./"):
-            path = path[2:]
-        cwd = self._cwd
-        if b"/" in path and path.startswith(cwd):
-            path = path[len(cwd) :]
-            if path.startswith(b"/"):
-                path = path[1:]
-        return path
+        # The candidate path of matchers rooted at the working directory (-g, global excludes,
+        # --ignore-file): see _rg_strip.
+        return _rg_strip(path, self._cwd)
 
     def _skip(self, node: _Dir, path: bytes, name: bytes, is_dir: bool) -> bool:
         """rg's ``Ignore::matched`` for one walked entry: True if it must be skipped."""
@@ -205,7 +229,7 @@ class Walker:
         whitelisted = False
         for rules, offset, prefix in node.checks:
             if offset < 0:
-                candidate = self._cwd_strip(path)
+                candidate = _rg_strip(path, prefix if offset == _ODD_ROOT else self._cwd)
             elif prefix:
                 candidate = prefix + path[offset:]
             else:
@@ -284,7 +308,10 @@ class Walker:
                 if loaded.message:
                     messages.append(WalkMessage(loaded.message, False))
                 exclude = loaded.rules or None
-        return self._chain(parent, custom, dot, gitignore, exclude, has_git, offset, prefix), messages
+        node = self._chain(
+            parent, custom, dot, gitignore, exclude, has_git, offset, prefix, directory=directory
+        )
+        return node, messages
 
     def _chain(
         self,
@@ -297,10 +324,14 @@ class Walker:
         offset: int,
         prefix: bytes,
         *,
-        use_rules: bool = True,
+        directory: bytes = b"",
     ) -> _Dir:
+        check = (offset, prefix)
+        if not prefix and offset >= 0 and self._odd_root(directory):
+            check = (_ODD_ROOT, directory[2:])
+
         def link(own: RuleSet | None, inherited: tuple, stop: bool) -> tuple:
-            head = ((own, offset, prefix),) if (own is not None and use_rules) else ()
+            head = ((own, *check),) if own is not None else ()
             # rg: git rules are not looked up past the nearest repository root.
             return head if stop else head + inherited
 
@@ -321,6 +352,12 @@ class Walker:
         checks += tuple((rules, -1, b"") for rules in self._explicit)
         node.checks = checks
         return node
+
+    @staticmethod
+    def _odd_root(directory: bytes) -> bool:
+        """True when rg's string-based path stripping does not give the path relative to
+        *directory* (roots spelled like ``./.`` make walk paths start with ``././``)."""
+        return directory.startswith(b"./") and directory[2:].startswith(b"./")
 
     def _parent_nodes(
         self, root: bytes, offset: int, built_by: dict[bytes, bytes]
@@ -366,7 +403,7 @@ class Walker:
             if ancestor not in already_built:  # rg reports a cached directory's errors once
                 messages.extend(WalkMessage(m.text, True) for m in child_messages)
             custom = dot = gitignore = exclude = None
-            if opts.ignore_parent:
+            if opts.ignore_parent and not _parents_unreachable(root):
                 custom, dot, gitignore, exclude = (
                     _own(child.custom), _own(child.dot), _own(child.git), _own(child.exclude)
                 )
