@@ -87,11 +87,14 @@ def _temps(directory: str) -> list[str]:
 
 def run_kills(kills: int, size: int, seed: int = 1, max_delay: float = 0.6,
               directory: str | None = None) -> KillReport:
-    """Runs *kills* kill cycles on a *size*-byte file in *directory* (a new temp dir)."""
+    """Runs *kills* kill cycles on a *size*-byte file in *directory* (default: a temp dir,
+    removed afterwards)."""
     if not hasattr(signal, "SIGKILL"):
         raise RuntimeError("SIGKILL is not available on this platform")
+    if directory is None:
+        with tempfile.TemporaryDirectory(prefix="shellfree-fault-") as scratch:
+            return run_kills(kills, size, seed, max_delay, scratch)
     rng = random.Random(seed)
-    directory = directory or tempfile.mkdtemp(prefix="shellfree-fault-")
     target = os.path.join(directory, "target.txt")
     with open(target, "w", encoding="utf-8", newline="") as handle:
         handle.write(content(0, seed, size))

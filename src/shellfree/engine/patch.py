@@ -21,7 +21,8 @@ from shellfree.engine.path_locks import lock_paths
 from shellfree.engine.v4a_apply import apply_plan
 from shellfree.engine.v4a_parser import V4AOperation, V4AParseError, header_paths, parse_v4a
 from shellfree.engine.v4a_plan import plan_v4a
-from shellfree.engine.write_content_guards import find_placeholder, placeholder_error
+from shellfree.engine.write_content_guards import (
+    display_text_error, find_placeholder, placeholder_error)
 from shellfree.engine.write_guards import WriteTarget, run_path_guards
 from shellfree.engine.write_policy import WritePolicy
 from shellfree.engine.write_warnings import first_warning, resolve_target
@@ -161,6 +162,12 @@ def _v4a(operations: list[V4AOperation] | None, patch_text: Any, policy: WritePo
             for line in hunk.lines:
                 if find_placeholder(line.text) is not None:
                     return tool_error(placeholder_error(op.path, "the patch", line.text) or "")
+        # An added file is whole-file content, so write_file's display-text guard applies.
+        if op.kind == "add":
+            added = "\n".join(line.text for hunk in op.hunks for line in hunk.lines)
+            refusal = display_text_error(added)
+            if refusal is not None:
+                return tool_error(refusal)
     plan, errors = plan_v4a(operations, policy)
     if errors:
         bullets = "\n".join(messages.V4A_BULLET.format(error=e) for e in errors)

@@ -16,12 +16,12 @@ from shellfree.engine import messages
 from shellfree.engine.atomic_write import AtomicWriteError
 from shellfree.engine.envelope import dumps, tool_error
 from shellfree.engine.path_locks import lock_paths
-from shellfree.engine.read_tracking import stat_key
+from shellfree.engine.read_tracking import StatKey, stat_key
 from shellfree.engine.write_content_guards import display_text_error, placeholder_error
 from shellfree.engine.write_guards import WriteTarget, run_path_guards
 from shellfree.engine.write_lint import LintResult, lint_delta
 from shellfree.engine.write_pipeline import (
-    WriteRefused, commit_write, prepare_write, probe_existing)
+    ExistingFile, WriteRefused, commit_write, prepare_write, probe_existing)
 from shellfree.engine.write_policy import WritePolicy
 from shellfree.engine.write_warnings import first_warning, resolve_target, rewrite_hint
 
@@ -106,8 +106,9 @@ def write_file(tools: FileTools, path: Any, content: Any) -> str:
     return dumps(result)
 
 
-def _write(target: WriteTarget, content: str, policy: WritePolicy, existing,
-           exclusive: bool) -> tuple[WriteOutcome, tuple | None]:
+def _write(target: WriteTarget, content: str, policy: WritePolicy, existing: ExistingFile,
+           exclusive: bool) -> tuple[WriteOutcome, StatKey | None]:
+    """The file-ops write (§3.4) and the version it left the file at (None on failure)."""
     try:
         prepared = prepare_write(target.resolved, content, policy, existing)
     except WriteRefused as refused:
@@ -156,7 +157,7 @@ def stale_write_reason(tools: FileTools, target: WriteTarget) -> str | None:
     return messages.STALE_NOT_SEEN.format(resolved=target.resolved)
 
 
-def _bookkeeping(tools: FileTools, target: WriteTarget, version: tuple | None) -> None:
+def _bookkeeping(tools: FileTools, target: WriteTarget, version: StatKey | None) -> None:
     """After a successful write: the task knows the file in full at the written version (only
     when that version was verified stable), and cached reads of the path are dropped."""
     state = tools.state

@@ -78,7 +78,12 @@ def _slashed(path: str) -> str:
 
 
 def _under(base: str, rel: str) -> str:
-    return os.path.normpath(os.path.join(base, *rel.split("/")))
+    """*base*/*rel*, case-folded where the OS folds case (compare with :func:`_key` paths)."""
+    return _key(os.path.join(base, *rel.split("/")))
+
+
+def _key(path: str) -> str:
+    return os.path.normcase(os.path.normpath(path))
 
 
 class WritePolicy:
@@ -108,14 +113,13 @@ class WritePolicy:
             if candidate.startswith(SENSITIVE_PREFIXES) or candidate in SENSITIVE_EXACT:
                 return messages.SENSITIVE_SYSTEM_PATH.format(path=path)
         if self.hermes_dirs:
-            config = os.path.join(self.hermes_dirs[0], "config.yaml")
-            if resolved == config:
+            if _key(resolved) == _under(self.hermes_dirs[0], "config.yaml"):
                 return messages.HERMES_CONFIG_WRITE.format(path=path)
         return None
 
     def is_ssh_config(self, resolved: str) -> bool:
         """``~/.ssh/config`` in any home: written only with the user's approval (§3.7)."""
-        return any(resolved == _under(home, SSH_CONFIG) for home in self.homes)
+        return any(_key(resolved) == _under(home, SSH_CONFIG) for home in self.homes)
 
     # -- file-ops layer (§3.4 step 2, §4.3 step 1) ----------------------------------------------
 
@@ -124,16 +128,17 @@ class WritePolicy:
         nt = nt_namespace_error(path, verb)
         if nt is not None:
             return nt
-        real = os.path.realpath(os.path.expanduser(path))
+        real = _key(os.path.realpath(os.path.expanduser(path)))
         if self._denied(real):
             return messages.WRITE_DENIED.format(verb=verb, path=path)
         roots = safe_roots()
-        if roots and not any(is_within(real, root) for root in roots):
+        if roots and not any(is_within(real, _key(root)) for root in roots):
             return messages.WRITE_OUTSIDE_SAFE_ROOT.format(
                 verb=verb, path=path, roots=", ".join(roots))
         return None
 
     def _denied(self, real: str) -> bool:
+        """*real* is a :func:`_key` path."""
         slashed = _slashed(real)
         if slashed in SYSTEM_EXACT or slashed.startswith(tuple(p + "/" for p in SYSTEM_PREFIXES)):
             return True
