@@ -175,3 +175,10 @@ class TestBench:
         assert "| walk (`rg --files`) | 199 | 200 | 99.50% | 20 s | [parity-walk.md]" in text
         assert "![ratios of shellfree to rg](ratios.png)" in text
         assert "Geometric mean over 1 timed cells: wall 3.00, CPU 2.50." in text
+
+    def test_a_busy_machine_is_flagged(self):
+        from benchmarks.report import _load_fact
+
+        assert _load_fact(None, 1.0) == ""
+        assert "busy machine" in _load_fact(1000.0, 1000.0)
+        assert "busy machine" not in _load_fact(0.0, 0.0)

@@ -10,6 +10,7 @@ when done.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
 import time
@@ -85,6 +86,7 @@ def run_bench(
         "search-files": lambda: drivers.run_search_files(out, cases, seed),
         "latency": lambda: drivers.run_latency(out, seed),
     }
+    load_start = _load()
     results = []
     for name in SUITES:
         if name in chosen:
@@ -92,6 +94,7 @@ def run_bench(
             results.append(runners[name]())
 
     facts = _facts(reference, started)
+    facts["load"] = _load_fact(load_start, _load())
     chart_path: Path | None = None
     chart_note = render.chart_available() if chart else ""
     if chart and chart_note is None:
@@ -109,6 +112,22 @@ def run_bench(
     print(f"shellfree bench: wrote {', '.join(str(p) for p in written)}", file=sys.stderr)
     return 0
 
+
+
+def _load() -> float | None:
+    """The 1-minute load average, or None where the OS has none (Windows)."""
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+
+
+def _load_fact(start: float | None, end: float | None) -> str:
+    if start is None or end is None:
+        return ""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    fact = f"1-minute load {start:.2f} at start, {end:.2f} at end, on {cpus} CPUs"
+    if max(start, end) > (cpus or 1):
+        # Other work competed for the CPUs: wall times are inflated for every tool alike.
+        fact += " — **busy machine**: wall times are inflated and noisy; CPU ratios are steadier"
+    return fact
 
 
 def _reference() -> str | object:
