@@ -279,6 +279,10 @@ class TestBytesOutsideTheEditUnchanged:
         original = "one\r\ntwo\r\n".encode("utf-16")
         self.check(ft, root, original, "two", "2", "one\r\n2\r\n".encode("utf-16"))
 
+    def test_utf16_without_bom(self, ft, root):
+        original = "one\r\ntwo\r\n".encode("utf-16-le")
+        self.check(ft, root, original, "two", "2", "one\r\n2\r\n".encode("utf-16-le"))
+
     @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
     def test_symlink_target_patched(self, ft, root):
         (root / "real.txt").write_bytes(b"x = 1\n")

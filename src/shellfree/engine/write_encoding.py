@@ -13,6 +13,8 @@ from __future__ import annotations
 import codecs
 from dataclasses import dataclass
 
+from shellfree.engine.read_encoding import SNIFF_BYTES as READ_SNIFF_BYTES
+from shellfree.engine.read_encoding import classify
 from shellfree.engine.text_decoding import detect_legacy_encoding
 
 __all__ = [
@@ -113,6 +115,7 @@ def _utf8_prefix_is_valid(head: bytes) -> bool:
 def sniff_format(data: bytes) -> TextFormat:
     """The :class:`TextFormat` of a file whose content (or first megabyte) is *data*.
 
+    A BOM names the encoding; BOM-less UTF-16 is recognised as read_file recognises it; then
     UTF-8 when the sample is valid UTF-8, else the detected legacy encoding when it decodes and
     re-encodes the sample unchanged, else UTF-8 with the undecodable bytes kept as they are.
     """
@@ -122,7 +125,12 @@ def sniff_format(data: bytes) -> TextFormat:
             return TextFormat(bom, encoding, dominant_line_ending(text))
     head = data[:SNIFF_BYTES]
     encoding = "utf-8"
-    if not _utf8_prefix_is_valid(head):
+    # EDGE CASE: BOM-less UTF-16 is valid UTF-8 byte-wise (ASCII plus NULs); ask read_file's
+    # classifier, so the file is edited in the encoding read_file showed it in.
+    shown = classify(head[:READ_SNIFF_BYTES], lambda: b"")  # only its UTF-16 answer is used
+    if shown is not None and shown.utf16 and TextFormat(b"", shown.name).round_trips(head):
+        encoding = shown.name
+    elif not _utf8_prefix_is_valid(head):
         legacy = detect_legacy_encoding(head)
         if legacy is not None and TextFormat(b"", legacy).round_trips(head):
             encoding = legacy
