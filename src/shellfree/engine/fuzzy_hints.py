@@ -61,20 +61,28 @@ def closest_sections(old_string: str, content: str) -> str:
     anchor = raw_anchor.strip()
     lines = content.split("\n")
     scored: list[tuple[float, int]] = []
+    matcher = SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(anchor)  # analysed once; each file line is set as seq1
+    floor = CLOSEST_MIN_RATIO
     for index, line in enumerate(lines):
         stripped = line.strip()
         if not stripped:
             continue
-        matcher = SequenceMatcher(None, stripped, anchor, autojunk=False)
-        if matcher.real_quick_ratio() <= CLOSEST_MIN_RATIO:
+        matcher.set_seq1(stripped)
+        # The ratio never exceeds these upper bounds; a line that cannot enter the top three
+        # (or pass the 0.3 floor) is skipped before the costly ratio.
+        if matcher.real_quick_ratio() <= floor or matcher.quick_ratio() <= floor:
             continue
         ratio = matcher.ratio()
         if ratio > CLOSEST_MIN_RATIO:
             scored.append((ratio, index))
+            # Highest ratio first; among equals, the earlier line.
+            scored.sort(key=lambda item: (-item[0], item[1]))
+            del scored[CLOSEST_SHOWN:]
+            if len(scored) == CLOSEST_SHOWN:
+                floor = max(CLOSEST_MIN_RATIO, scored[-1][0])
     if not scored:
         return ""
-    # Highest ratio first; among equals, the earlier line.
-    scored.sort(key=lambda item: (-item[0], item[1]))
     windows: list[str] = []
     for _, index in scored[:CLOSEST_SHOWN]:
         first = max(0, index - CONTEXT_LINES)

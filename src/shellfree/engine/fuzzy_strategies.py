@@ -41,11 +41,20 @@ def _similarity(a: str, b: str) -> float:
     return SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
-def _at_least(a: str, b: str, threshold: float) -> bool:
-    """``_similarity(a, b) >= threshold``, with the cheap upper bounds tried first."""
-    matcher = SequenceMatcher(None, a, b, autojunk=False)
-    return (matcher.real_quick_ratio() >= threshold and matcher.quick_ratio() >= threshold
-            and matcher.ratio() >= threshold)
+class _LikeLine:
+    """Similarity of many lines to one fixed line: difflib analyses the fixed line once
+    (``set_seq2``) and each candidate is tried against the cheap upper bounds first."""
+
+    def __init__(self, fixed: str) -> None:
+        self._matcher = SequenceMatcher(None, autojunk=False)
+        self._matcher.set_seq2(fixed)
+
+    def at_least(self, line: str, threshold: float) -> bool:
+        """``_similarity(line, fixed) >= threshold``."""
+        matcher = self._matcher
+        matcher.set_seq1(line)
+        return (matcher.real_quick_ratio() >= threshold and matcher.quick_ratio() >= threshold
+                and matcher.ratio() >= threshold)
 
 
 class _Lines:
@@ -200,12 +209,13 @@ def context_aware(content: str, pattern: str) -> list[Span]:
         return []
     text = _Lines(content)
     lines = [line.strip() for line in text.lines]
+    like = [_LikeLine(p) for p in plines]
 
     def same(_lines: Sequence[str], i: int, _p: Sequence[str]) -> bool:
-        if not (_at_least(lines[i], plines[0], CONTEXT_LINE_MIN)
-                and _at_least(lines[i + count - 1], plines[-1], CONTEXT_LINE_MIN)):
+        if not (like[0].at_least(lines[i], CONTEXT_LINE_MIN)
+                and like[-1].at_least(lines[i + count - 1], CONTEXT_LINE_MIN)):
             return False
-        return all(_at_least(lines[i + k], p, CONTEXT_LINE_MIN)
+        return all(like[k].at_least(lines[i + k], CONTEXT_LINE_MIN)
                    for k, p in enumerate(plines) if p)
 
     return _windows(content, pattern, same)

@@ -92,9 +92,12 @@ def apply_plan(plan: Plan, *, exclusive: bool) -> PatchOutcome:
     """Applies *plan* (validated, gated) and returns the patch result."""
     applied: list[PlannedFile] = []
     versions: dict[str, StatKey | None] = {}
-    for entry in plan.files.values():
-        if not entry.touched or (not entry.present and entry.before.raw is None):
-            continue  # untouched, or created and deleted again within the patch
+    touched = [e for e in plan.files.values()
+               # untouched, or created and deleted again within the patch: nothing to do
+               if e.touched and (e.present or e.before.raw is not None)]
+    # Writes before deletions: a move writes its destination before it removes its source, so
+    # even a crash between the two steps loses nothing.
+    for entry in sorted(touched, key=lambda e: not e.present):
         try:
             _apply_one(entry, exclusive, applied, versions)
         except Exception as error:  # any failure rolls back; the agent gets the reason
