@@ -311,7 +311,7 @@ class TestRegressionsFromTheHarness:
         make({".git/": None, ".gitignore": "/x/**\n", "x/new\nline": "", "keep": ""})
         check(reference_rg, [], ["keep"])
 
-    @pytest.mark.parametrize("root", ["./.", ".//", "././", "./"])
+    @pytest.mark.parametrize("root", ["./.", ".//", "././", ".///", "./"])
     def test_odd_root_spellings(self, isolated, reference_rg, root):
         # Parity seeds with roots ./. and .//: rg strips "./" twice before matching, and
         # applies no rule from above such a root.

@@ -89,14 +89,23 @@ def _is_hidden(name: bytes) -> bool:
 # The entries whose presence changes a directory's ignore state.
 _RULE_NAMES = frozenset((b".rgignore", b".ignore", b".gitignore", b".git", b".jj"))
 
-def _parents_unreachable(root: bytes) -> bool:
-    """rg 15.1 applies no rule from above the root when the root is spelled like ``.//``,
-    ``./.`` or ``././`` (checked against the binary: ``./``, ``.``, ``./a/..`` and absolute
-    roots do get them). Its path arithmetic for parent rules then misses every entry."""
-    if not root.startswith(b"./"):
-        return False
-    rest = root[2:]
-    return rest == b"." or rest.startswith(b"/") or rest.startswith(b"./")
+def _parent_prefix(root: bytes, below: bytes) -> bytes:
+    """What rules above the root see in front of an entry's path below the root.
+
+    Normally the root's absolute path below the rule file's directory. rg 15.1 builds that
+    path by joining the root's absolute path with the walk path minus one ``./``, which goes
+    wrong for roots spelled like ``.//`` (the rest is absolute: the joined path is just
+    ``/…``, so anchored parent rules never match) and ``./.`` (an extra ``./`` stays in the
+    middle); unanchored rules still match by name. Checked against the binary with anchored,
+    unanchored and ``*``/``**`` rules for ``.//``, ``.///``, ``./.`` and ``././``.
+    """
+    if root.startswith(b"./"):
+        rest = root[2:]
+        if rest.startswith(b"/"):
+            return rest if rest.endswith(b"/") else rest + b"/"
+        if rest == b"." or rest.startswith(b"./"):
+            return below + b"/./"
+    return below + b"/"
 
 
 def _rg_strip(path: bytes, root: bytes) -> bytes:
@@ -197,7 +206,7 @@ class Walker:
         # are then matched as if the later root's entries lay below the earlier root. This maps
         # each ancestor directory to the canonical root that built it (fixed in rg 15.2;
         # kept here because shellfree reproduces 15.1).
-        built_by: dict[bytes, bytes] = {}
+        built_by: dict[bytes, tuple[bytes, bytes]] = {}
         if roots is None:
             yield from self._walk_root(b"./", strip_dot=True, built_by=built_by)
         else:
@@ -360,7 +369,7 @@ class Walker:
         return directory.startswith(b"./") and directory[2:].startswith(b"./")
 
     def _parent_nodes(
-        self, root: bytes, offset: int, built_by: dict[bytes, bytes]
+        self, root: bytes, offset: int, built_by: dict[bytes, tuple[bytes, bytes]]
     ) -> tuple[_Dir | None, list[WalkMessage]]:
         """Ignore state from the directories above *root* (rg's ``add_parents``)."""
         opts = self.options
@@ -387,15 +396,17 @@ class Walker:
         messages: list[WalkMessage] = []
         # The base the parent rules see: this root, or the earlier root that already built
         # this root's parent directory (see ``walk``).
-        base = built_by.get(ancestors[0], absolute) if ancestors else absolute
+        base, spelled = (
+            built_by.get(ancestors[0], (absolute, root)) if ancestors else (absolute, root)
+        )
         already_built = {a for a in ancestors if a in built_by}
         for ancestor in ancestors:
-            built_by.setdefault(ancestor, absolute)
+            built_by.setdefault(ancestor, (absolute, root))
         for ancestor in reversed(ancestors):
             # The candidate for an ancestor's rules: the base's absolute path below it, then
             # the entry's path below the root.
             below = base[len(ancestor) :].lstrip(b"/")
-            prefix = below + b"/"
+            prefix = _parent_prefix(spelled, below)
             # rg reads the ancestors' ignore files even under --no-ignore-parent (it walks
             # them to find repositories) and reports their errors as errors; it just does not
             # apply their rules.
@@ -403,7 +414,7 @@ class Walker:
             if ancestor not in already_built:  # rg reports a cached directory's errors once
                 messages.extend(WalkMessage(m.text, True) for m in child_messages)
             custom = dot = gitignore = exclude = None
-            if opts.ignore_parent and not _parents_unreachable(root):
+            if opts.ignore_parent:
                 custom, dot, gitignore, exclude = (
                     _own(child.custom), _own(child.dot), _own(child.git), _own(child.exclude)
                 )
@@ -424,7 +435,7 @@ class Walker:
         return WalkMessage(text, True)
 
     def _walk_root(
-        self, root: bytes, strip_dot: bool, built_by: dict[bytes, bytes]
+        self, root: bytes, strip_dot: bool, built_by: dict[bytes, tuple[bytes, bytes]]
     ) -> Iterator[WalkEvent]:
         opts = self.options
         if root == b"-":
