@@ -126,15 +126,21 @@ class FileTools:
 
     def read_file(self, path: Any = None, offset: Any = 1, limit: Any = 2000) -> str:
         """Read a text file (or an extracted document) page by page as ``LINE_NUM|CONTENT``."""
-        from shellfree.engine.read_file import read_file
+        def run() -> str:
+            from shellfree.engine.read_file import read_file
 
-        return _guarded(lambda: read_file(self, path, offset, limit))
+            return read_file(self, path, offset, limit)
+
+        return _guarded(run)
 
     def write_file(self, path: Any = None, content: Any = None) -> str:
         """Write a whole file atomically, keeping its line endings, BOM and encoding."""
-        from shellfree.engine.write_file import write_file
+        def run() -> str:
+            from shellfree.engine.write_file import write_file
 
-        return _guarded(lambda: write_file(self, path, content))
+            return write_file(self, path, content)
+
+        return _guarded(run)
 
     def patch(
         self,
@@ -146,11 +152,12 @@ class FileTools:
         patch: Any = None,
     ) -> str:
         """Edit files: a fuzzy find-and-replace, or an all-or-nothing V4A multi-file patch."""
-        from shellfree.engine.patch import patch as run_patch
+        def run() -> str:
+            from shellfree.engine.patch import patch as run_patch
 
-        return _guarded(
-            lambda: run_patch(self, mode, path, old_string, new_string, replace_all, patch)
-        )
+            return run_patch(self, mode, path, old_string, new_string, replace_all, patch)
+
+        return _guarded(run)
 
     def call(self, name: str, args: Mapping[str, Any] | None = None) -> str:
         """Run the tool *name* with the agent's *args* and return its JSON text.
