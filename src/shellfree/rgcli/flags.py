@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable
 
-__all__ = ["RgArgs", "UsageError", "parse_args"]
+__all__ = ["RgArgs", "UsageError", "parse_args", "supported_flags"]
 
 
 class UsageError(ValueError):
@@ -368,3 +368,8 @@ def parse_args(argv: list[bytes]) -> RgArgs:
             else:
                 raise UsageError(f"unrecognized flag {flag}")
     return args
+
+
+def supported_flags() -> list[str]:
+    """Every flag shellfree's rg accepts, long forms first, for the help text."""
+    return sorted(set(_SWITCHES) | set(_VALUES), key=lambda f: (not f.startswith("--"), f))

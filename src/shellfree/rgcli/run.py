@@ -176,6 +176,9 @@ def run(
     if args.version:
         stdout.write(f"shellfree rg {__version__} (compatible with ripgrep 15.1.0)\n".encode())
         return 0
+    if args.help:
+        stdout.write(_help_text().encode())
+        return 0
     if args.sort == "created" and sys.platform.startswith("linux"):
         # rg: the reference build (static musl) has no creation times.
         stderr.write(
@@ -189,3 +192,18 @@ def run(
     from shellfree.rgcli.search import run_search
 
     return run_search(args, out, stdin)
+
+
+def _help_text() -> str:
+    from shellfree.rgcli.flags import supported_flags
+
+    flags = ", ".join(supported_flags())
+    return (
+        "usage: shellfree rg [OPTIONS] PATTERN [PATH ...]\n"
+        "       shellfree rg [OPTIONS] -e PATTERN ... [PATH ...]\n"
+        "       shellfree rg [OPTIONS] --files [PATH ...]\n\n"
+        "ripgrep 15.1 in pure Python: for these flags, piped output is byte-identical to\n"
+        "`rg --sort path` (rg's own order without --sort is nondeterministic; shellfree prints\n"
+        "in path order). Any other flag is refused as rg refuses an unknown one.\n\n"
+        f"Supported flags: {flags}\n"
+    )
