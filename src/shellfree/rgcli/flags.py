@@ -258,7 +258,7 @@ _VALUES: dict[str, _Value] = {
     "-e": lambda a, f, v: a.patterns.append(_text(v)),
     "--file": lambda a, f, v: a.pattern_files.append(v),
     "-f": lambda a, f, v: a.pattern_files.append(v),
-    "--path-separator": lambda a, f, v: setattr(a, "path_separator", v),
+    "--path-separator": lambda a, f, v: setattr(a, "path_separator", _separator(f, v)),
     "--max-count": lambda a, f, v: setattr(a, "max_count", _nonneg(f, v)),
     "-m": lambda a, f, v: setattr(a, "max_count", _nonneg(f, v)),
     "--after-context": lambda a, f, v: setattr(a, "after_context", _nonneg(f, v)),
@@ -271,6 +271,19 @@ _VALUES: dict[str, _Value] = {
     "--max-columns": lambda a, f, v: setattr(a, "max_columns", _nonneg(f, v) or None),
     "-M": lambda a, f, v: setattr(a, "max_columns", _nonneg(f, v) or None),
 }
+
+
+def _separator(flag: str, value: bytes) -> bytes | None:
+    value = _unescape(value)
+    if not value:
+        return None  # rg: an empty separator keeps "/"
+    if len(value) != 1:
+        raise UsageError(
+            f"error parsing flag {flag}: A path separator must be exactly one byte, but the "
+            f"given separator is {len(value)} bytes: {os.fsdecode(value)}\n"
+            "In some shells on Windows '/' is automatically expanded. Use '//' instead."
+        )
+    return value
 
 
 def _unescape(value: bytes) -> bytes:

@@ -53,6 +53,12 @@ class Invocation:
         if not self.quiet_messages:
             self.stderr.write(b"rg: " + os.fsencode(text) + b"\n")
 
+    def fatal(self, text: str) -> int:
+        """An error that ends the run before any search; --no-messages does not hide it."""
+        self.errored = True
+        self.stderr.write(b"rg: " + os.fsencode(text) + b"\n")
+        return 2
+
 
 def _default_threads() -> int:
     # rg: available_parallelism, capped at 12.
@@ -127,8 +133,7 @@ def _run_files(args: RgArgs, out: Invocation) -> int:
     try:
         walker = Walker(walk_options(args, paths, out), cwd=out.cwd)
     except GlobError as err:
-        out.message(str(err), error=True)
-        return 2
+        return out.fatal(str(err))
     terminator = b"\0" if args.null else b"\n"
     separator = args.path_separator
     matched = False
@@ -137,7 +142,8 @@ def _run_files(args: RgArgs, out: Invocation) -> int:
         matched = True
         if args.quiet:
             break
-        path = haystack.path
+        # rg names standard input "<stdin>" wherever it prints a path.
+        path = b"<stdin>" if haystack.explicit and haystack.path == b"-" else haystack.path
         if separator is not None:
             path = path.replace(b"/", separator)
         out.stdout.write(path + terminator)

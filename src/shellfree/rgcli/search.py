@@ -347,23 +347,19 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
     try:
         patterns, paths = _patterns(args, stdin, out.fs)
     except _Fatal as err:
-        out.message(str(err), error=True)
-        return 2
+        return out.fatal(str(err))
     except OSError as err:
-        out.message(f"{os.fsdecode(args.pattern_files[0])}: {os_error_text(err)}", error=True)
-        return 2
+        return out.fatal(f"{os.fsdecode(args.pattern_files[0])}: {os_error_text(err)}")
     use_stdin = not paths and _stdin_is_readable(stdin)
     try:
         walker = Walker(walk_options(args, paths or ([b"-"] if use_stdin else []), out), cwd=out.cwd)
     except GlobError as err:
-        out.message(str(err), error=True)
-        return 2
+        return out.fatal(str(err))
     # rg builds the -g globs before the regex, so a bad glob is reported first.
     try:
         matcher = _compile(args, patterns)
     except PatternError as err:
-        out.message(str(err), error=True)
-        return 2
+        return out.fatal(str(err))
     if args.max_count == 0:
         return 1  # rg: -m 0 searches nothing
     command = _Search(args, out, paths, use_stdin)
