@@ -195,11 +195,8 @@ class TestReadDenyListOnWindows:
         assert windows.is_secret_file(r"D:\backup\.hermes\config.yaml")
         assert not windows.is_secret_file(r"C:\Users\me\project\config.yaml")
 
-    @pytest.mark.xfail(strict=True, reason=(
-        "policy.py compares resolved paths as case-sensitive strings (_within, ==); on Windows "
-        "that holds only when Path.resolve() gives both sides their on-disk case. A Hermes "
-        "home configured in another case before it existed stays in that case, and its "
-        "credential files then pass. Needs os.path.normcase on both sides (reported)."))
+    # policy.py folds case with os.path.normcase on both sides (it compared raw strings
+    # before, and this test was a strict expected failure).
     def test_a_home_spelled_in_another_case_before_it_existed(self, windows, monkeypatch):
         monkeypatch.setattr(WindowsResolve, "disk", frozenset())  # the home did not exist yet
         configured = ReadPolicy([r"c:\users\me\.HERMES"])

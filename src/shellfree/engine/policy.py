@@ -9,6 +9,7 @@ refusal (§8.3), which looks at the raw string only.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Iterable
 
@@ -64,8 +65,20 @@ def nt_namespace_error(path: str, verb: str) -> str | None:
     return None
 
 
+def _fold(path: str) -> str:
+    """*path* as the file system compares it: Windows and macOS (APFS and HFS+ by default)
+    are case-insensitive, so a deny-list must not be dodged by spelling a name in capitals."""
+    path = os.path.normcase(path)  # Windows: lower case, "/" → "\\"
+    return path.lower() if sys.platform == "darwin" else path
+
+
 def _within(path: str, directory: str) -> bool:
+    path, directory = _fold(path), _fold(directory)
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+
+
+def _same(a: str, b: str) -> bool:
+    return _fold(a) == _fold(b)
 
 
 class ReadPolicy:
@@ -136,11 +149,11 @@ class ReadPolicy:
         if _within(resolved, os.path.join(home, "skills", ".hub")):
             return messages.DENY_SKILLS_HUB.format(path=path)
         for rel in CREDENTIAL_FILES:
-            if resolved == os.path.join(home, *rel.split("/")):
+            if _same(resolved, os.path.join(home, *rel.split("/"))):
                 return messages.DENY_CREDENTIAL_STORE.format(path=path)
         for name, (dir_reason, file_reason) in messages.DENY_DIRECTORY_REASONS.items():
             denied = os.path.join(home, name)
-            if resolved == denied:
+            if _same(resolved, denied):
                 return messages.DENY_DIRECTORY.format(path=path, reason=dir_reason)
             if _within(resolved, denied):
                 return messages.DENY_DIRECTORY.format(path=path, reason=file_reason)
