@@ -223,6 +223,13 @@ NT_NAMESPACE_DENIED = (
     "absolute path instead."
 )
 
+WINDOWS_DEVICE_NAME_DENIED = (
+    "{verb} denied: '{path}' names the Windows device {device!r} (CON, PRN, AUX, NUL, COM0-9 "
+    "and LPT0-9 are devices in every directory, whatever the extension). Opening it reaches "
+    "the device, not a file. Use another file name."
+)
+"""shellfree addition (Hermes has no such check): Windows reserved device names."""
+
 _NOT_A_BOUNDARY = " (Defense-in-depth — not a security boundary; the terminal tool can still bypass.)"
 
 DENY_SKILLS_HUB = (

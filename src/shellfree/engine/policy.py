@@ -21,6 +21,7 @@ __all__ = [
     "ReadPolicy",
     "default_hermes_home",
     "nt_namespace_error",
+    "windows_device_name",
 ]
 
 ENV_FILE_BASENAMES = frozenset(
@@ -62,7 +63,31 @@ def nt_namespace_error(path: str, verb: str) -> str | None:
     raw = path.replace("/", "\\")
     if raw.startswith(_NT_PREFIXES) or raw.lower().startswith(_NT_QUESTION_PREFIXES):
         return messages.NT_NAMESPACE_DENIED.format(verb=verb, path=path)
+    if _WINDOWS:
+        device = windows_device_name(path)
+        if device is not None:
+            return messages.WINDOWS_DEVICE_NAME_DENIED.format(verb=verb, path=path, device=device)
     return None
+
+
+def windows_device_name(path: str) -> str | None:
+    """The reserved device a Windows *path* names in its last component, or None.
+
+    Windows maps ``CON``, ``PRN``, ``AUX``, ``NUL``, ``COM0``-``COM9`` and ``LPT0``-``LPT9``
+    (also the superscript digits ¹²³) to devices in every directory, case-insensitively and
+    whatever follows a dot or trailing spaces: ``nul.txt`` and ``Con .log`` are devices too.
+    """
+    name = path.replace("/", "\\").rstrip("\\").rsplit("\\", 1)[-1]
+    stem = name.split(".", 1)[0].rstrip(" ").upper()
+    if stem in _WINDOWS_DEVICES or (
+        len(stem) == 4 and stem[:3] in ("COM", "LPT") and stem[3] in "0123456789\u00b9\u00b2\u00b3"
+    ):
+        return stem
+    return None
+
+
+_WINDOWS = os.name == "nt"
+_WINDOWS_DEVICES = frozenset({"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"})
 
 
 def _fold(path: str) -> str:
