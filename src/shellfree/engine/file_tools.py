@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from shellfree.engine import messages
 from shellfree.engine.backends import Backend, make_backend
+from shellfree.engine.confinement import Confinement
 from shellfree.engine.envelope import MAX_RESULT_CHARS, tool_error
 from shellfree.engine.policy import ReadPolicy, default_hermes_home
 from shellfree.engine.search_files import search_files
@@ -45,6 +46,9 @@ class FileTools:
     root) whose credential files are never read or listed; default ``~/.hermes``. *clock* gives
     monotonic seconds to the "not found" cache. *max_result_lines* and *max_result_bytes* cap
     the output a search collects; *max_result_chars* caps the size of a returned JSON text.
+    *approval_callback* ``(path, reason) -> bool`` is asked before a protected instruction file
+    (AGENTS.md, CLAUDE.md, …) is written. *confine* refuses every path that resolves outside
+    *root*, symlinks followed.
     """
 
     def __init__(
@@ -60,6 +64,7 @@ class FileTools:
         max_result_chars: int = MAX_RESULT_CHARS,
         timeout: float = 60.0,
         approval_callback: Callable[[str, str], bool] | None = None,
+        confine: bool = False,
     ) -> None:
         self.root = os.path.abspath(os.fspath(root))
         self.backend = make_backend(backend, rg_path)
@@ -75,6 +80,9 @@ class FileTools:
         # Asked (path, reason) before writing a protected instruction file (AGENTS.md, …);
         # without it such writes are refused.
         self.approval_callback = approval_callback
+        # With confine=True every path a tool touches must resolve inside root (symlinks
+        # followed); see engine/confinement.py.
+        self.confinement = Confinement(self.root) if confine else None
         self._search = SearchRunner(
             self.backend, self.root,
             SearchLimits(max_result_lines=max_result_lines, max_result_bytes=max_result_bytes,
@@ -120,7 +128,8 @@ class FileTools:
             request = SearchRequest.from_arguments(pattern, target, path, file_glob, limit,
                                                    offset, output_mode, context, order)
             return search_files(request, runner=self._search, state=self.state,
-                                policy=self.policy, max_result_chars=self.max_result_chars)
+                                policy=self.policy, max_result_chars=self.max_result_chars,
+                                confinement=self.confinement)
         except Exception as error:  # Hermes: any exception in a handler becomes tool_error
             return tool_error(str(error))
 

@@ -223,6 +223,12 @@ NT_NAMESPACE_DENIED = (
     "absolute path instead."
 )
 
+OUTSIDE_WORKSPACE = (
+    "{verb} denied: '{path}' resolves to '{real}', which is outside the workspace root "
+    "'{root}' (this FileTools was created with confine=True). Use a path inside the workspace."
+)
+"""shellfree addition: workspace confinement (``FileTools(confine=True)``)."""
+
 WINDOWS_DEVICE_NAME_DENIED = (
     "{verb} denied: '{path}' names the Windows device {device!r} (CON, PRN, AUX, NUL, COM0-9 "
     "and LPT0-9 are devices in every directory, whatever the extension). Opening it reaches "

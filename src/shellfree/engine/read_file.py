@@ -33,6 +33,7 @@ from shellfree.engine.read_guards import (
     ReadCall,
     ReadGuard,
     binary_extension_guard,
+    confinement_guard,
     deny_list_guard,
     device_path_guard,
     nt_namespace_guard,
@@ -93,6 +94,7 @@ def dedup_guard(call: ReadCall) -> str | None:
 
 READ_STEPS: tuple[ReadGuard, ...] = (
     nt_namespace_guard,
+    confinement_guard,  # shellfree addition: FileTools(confine=True)
     device_path_guard,
     special_file_guard,
     deny_list_guard,

@@ -28,6 +28,7 @@ __all__ = [
     "ReadCall",
     "ReadGuard",
     "binary_extension_guard",
+    "confinement_guard",
     "deny_list_guard",
     "device_path_guard",
     "has_binary_extension",
@@ -141,6 +142,15 @@ def _device_candidates(path: str) -> list[str]:
 def nt_namespace_guard(call: ReadCall) -> str | None:
     """Refuses a raw path in a Windows NT/device namespace, before any resolution (§8.3)."""
     error = nt_namespace_error(call.path, "Read")
+    return None if error is None else tool_error(error)
+
+
+def confinement_guard(call: ReadCall) -> str | None:
+    """Under ``FileTools(confine=True)``, refuses a path that resolves outside the root."""
+    confinement = call.tools.confinement
+    if confinement is None:
+        return None
+    error = confinement.error(call.path, call.resolved, "Read")
     return None if error is None else tool_error(error)
 
 

@@ -14,11 +14,12 @@ from typing import Any
 
 from shellfree.engine import messages
 from shellfree.engine.envelope import MAX_RESULT_CHARS, fit_to_size, tool_error
+from shellfree.engine.confinement import Confinement
 from shellfree.engine.policy import ReadPolicy, nt_namespace_error
 from shellfree.engine.results import SearchResult
 from shellfree.engine.search_flow import SearchRunner
 from shellfree.engine.search_request import SearchRequest
-from shellfree.engine.search_roots import resolve_task_path
+from shellfree.engine.search_roots import resolve_task_path, split_multi_path
 from shellfree.engine.state import LOOP_BLOCK_AT, LOOP_WARN_AT, TaskState
 from shellfree.redaction import redact_sensitive_text
 
@@ -37,6 +38,7 @@ def search_files(
     state: TaskState,
     policy: ReadPolicy,
     max_result_chars: int = MAX_RESULT_CHARS,
+    confinement: Confinement | None = None,
 ) -> str:
     """Runs one search_files call and returns its JSON text."""
     with state.lock:
@@ -50,6 +52,10 @@ def search_files(
     if nt_error is not None:
         return tool_error(nt_error)
     resolved = resolve_task_path(runner.root, request.path)
+    if confinement is not None:
+        confined = _confinement_error(confinement, request.path, runner.root)
+        if confined is not None:
+            return tool_error(confined)
     block_error = policy.read_block_error(resolved)
     if block_error is not None:
         # Hermes: searching inside a denied directory is refused; searching a parent of one is
@@ -143,3 +149,19 @@ def _redacted(result: SearchResult, policy: ReadPolicy, root: str) -> SearchResu
         for m in result.matches
     )
     return replace(result, matches=matches)
+
+
+def _confinement_error(confinement: Confinement, path: str, root: str) -> str | None:
+    """Under confinement, every root the search would walk must resolve inside the workspace:
+    the path itself, or each existing part of a multi-root path string (§5.3.1). Below a root
+    the walker never follows a link, so nothing under it can lead outside."""
+    resolved = resolve_task_path(root, path)
+    if os.path.lexists(resolved):
+        return confinement.error(path, resolved, "Search")
+    for part in split_multi_path(path):
+        part_resolved = resolve_task_path(root, part)
+        if os.path.lexists(part_resolved):
+            error = confinement.error(part, part_resolved, "Search")
+            if error is not None:
+                return error
+    return None

@@ -1,0 +1,87 @@
+"""FileTools(confine=True): no tool reads, searches, writes or patches outside the root.
+
+Each escape is tried through every tool: a symlinked file, a symlinked directory, ``..``, an
+absolute path, and (for patch) the paths inside a V4A patch. Nothing outside may be touched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import pytest
+
+from shellfree import FileTools
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="symlinks need privileges")
+
+SECRET = "outside secret\n"
+
+
+@pytest.fixture
+def setup(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text(SECRET)
+    root = tmp_path / "work"
+    root.mkdir()
+    (root / "inside.txt").write_text("inside\n")
+    os.symlink(outside / "secret.txt", root / "file_link.txt")
+    os.symlink(outside, root / "dir_link")
+    return root, outside
+
+
+ESCAPES = ["file_link.txt", "dir_link/secret.txt", "../outside/secret.txt", "ABS"]
+
+
+def _path(spec, outside):
+    return str(outside / "secret.txt") if spec == "ABS" else spec
+
+
+def _snapshot(outside):
+    return {p.name: p.read_bytes() for p in outside.iterdir()}
+
+
+def _error(text):
+    data = json.loads(text)
+    assert "error" in data, data
+    return data["error"]
+
+
+@pytest.mark.parametrize("spec", ESCAPES)
+def test_read_file_refuses_escapes(setup, spec):
+    root, outside = setup
+    ft = FileTools(root=root, confine=True)
+    error = _error(ft.read_file(_path(spec, outside)))
+    assert error.startswith("Read denied: ") and "outside the workspace root" in error
+    assert "outside secret" not in error
+
+
+@pytest.mark.parametrize("spec", ["dir_link", "../outside", "ABS_DIR", "inside.txt, ../outside"])
+def test_search_files_refuses_escaping_roots(setup, spec):
+    root, outside = setup
+    ft = FileTools(root=root, confine=True)
+    path = str(outside) if spec == "ABS_DIR" else spec
+    error = _error(ft.search_files("secret", path=path))
+    assert error.startswith("Search denied: ") and "outside the workspace root" in error
+
+
+def test_search_inside_never_follows_links_out(setup):
+    root, _ = setup
+    ft = FileTools(root=root, confine=True)
+    data = json.loads(ft.search_files("secret"))
+    assert data["total_count"] == 0, data  # the links are not followed while walking
+
+
+def test_inside_paths_still_work(setup):
+    root, _ = setup
+    ft = FileTools(root=root, confine=True)
+    assert json.loads(ft.read_file("inside.txt"))["content"] == "1|inside"
+    assert json.loads(ft.search_files("inside", path="."))["total_count"] == 1
+
+
+def test_without_confinement_links_are_read(setup):
+    root, _ = setup
+    ft = FileTools(root=root)
+    assert "outside secret" in json.loads(ft.read_file("file_link.txt"))["content"]
