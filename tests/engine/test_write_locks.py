@@ -14,7 +14,8 @@ import pytest
 
 from shellfree import FileTools
 from shellfree.engine.atomic_write import TEMP_SUFFIX
-from shellfree.engine.path_locks import PATH_LOCKS, PathLockRegistry, lock_key, lock_paths
+from shellfree.engine.path_locks import (
+    PATH_LOCKS, SIDECAR_STRIPES, PathLockRegistry, lock_key, lock_paths, stripe_of)
 
 THREADS = 8
 PATCHES_PER_THREAD = 50
@@ -41,6 +42,13 @@ class TestRegistry:
     def test_same_path_twice_locks_once(self, tmp_path):
         path = str(tmp_path / "f")
         with lock_paths([path, path, str(tmp_path / "." / "f")]) as exclusive:
+            assert exclusive in (True, False)
+        assert len(PATH_LOCKS) == 0
+
+    def test_paths_sharing_a_stripe_do_not_deadlock(self, tmp_path):
+        paths = [str(tmp_path / f"f{i}") for i in range(3 * SIDECAR_STRIPES)]
+        assert len({stripe_of(lock_key(p)) for p in paths}) < len(paths)
+        with lock_paths(paths) as exclusive:
             assert exclusive in (True, False)
         assert len(PATH_LOCKS) == 0
 

@@ -1,10 +1,10 @@
 """Per-path locks, so concurrent edits of one file run one after another and none is lost.
 
 :func:`lock_paths` holds, for each real path, a thread lock from the process-wide registry
-:data:`PATH_LOCKS` and, where the OS allows, an advisory lock on a sidecar file that other
-processes running shellfree honour too (``fcntl.flock`` on POSIX, ``msvcrt.locking`` on Windows).
-Several paths are always locked in sorted order, so two multi-file patches cannot deadlock
-(Hermes §4.2 step 3, §10).
+:data:`PATH_LOCKS` and, where the OS allows, an advisory lock on a sidecar file (one of
+:data:`SIDECAR_STRIPES`) that other processes running shellfree honour too (``fcntl.flock``
+on POSIX, ``msvcrt.locking`` on Windows). Several paths are always locked in sorted order, so
+two multi-file patches cannot deadlock (Hermes §4.2 step 3, §10).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import threading
 import time
 from typing import Iterable, Iterator
 
-__all__ = ["PATH_LOCKS", "PathLockRegistry", "lock_key", "lock_paths"]
+__all__ = ["PATH_LOCKS", "SIDECAR_STRIPES", "PathLockRegistry", "lock_key", "lock_paths", "stripe_of"]
 
 
 def lock_key(path: str) -> str:
@@ -76,6 +76,12 @@ def _lock_directory() -> str | None:
     return directory
 
 
+SIDECAR_STRIPES = 1024
+"""Sidecar lock files: a path locks stripe ``hash(real path) % SIDECAR_STRIPES``. Two files
+sharing a stripe merely wait for each other across processes; the directory never holds more
+than this many files however many paths are edited."""
+
+
 # Why a sidecar file rather than a lock on the file itself: the edit replaces the target with
 # os.replace, so a lock taken on the target's inode is left behind on the old inode and the next
 # writer locks the new one without waiting; the target may not exist yet; and on Windows a byte
@@ -83,21 +89,26 @@ def _lock_directory() -> str | None:
 # directory, named by a hash of the real path, so the user's tree gains no lock files. Sidecars
 # are never deleted: unlinking one while another process waits on it would let a third process
 # lock a fresh file and run concurrently.
-def _sidecar_path(key: str) -> str | None:
+def stripe_of(key: str) -> int:
+    """The sidecar stripe a :func:`lock_key` locks."""
+    digest = hashlib.sha256(key.encode("utf-8", "surrogateescape")).digest()
+    return int.from_bytes(digest[:8], "big") % SIDECAR_STRIPES
+
+
+def _sidecar_path(stripe: int) -> str | None:
     directory = _lock_directory()
     if directory is None:
         return None
-    digest = hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:32]
-    return os.path.join(directory, digest + ".lock")
+    return os.path.join(directory, f"{stripe:04d}.lock")
 
 
 class _ProcessLock:
     """An exclusive advisory lock on one sidecar file; a no-op where the OS offers none."""
 
-    def __init__(self, key: str) -> None:
+    def __init__(self, stripe: int) -> None:
         self._fd: int | None = None
         self.locked = False
-        path = _sidecar_path(key)
+        path = _sidecar_path(stripe)
         if path is None:
             return
         try:
@@ -160,19 +171,27 @@ def lock_paths(paths: Iterable[str]) -> Iterator[bool]:
 
     Yields whether every lock also excludes other processes; callers that clean up after other
     writers (stale temp files) only do so when it does.
+
+    Deadlock-free: every caller takes the thread locks in path order, then the sidecar stripes
+    in stripe order (each stripe once, since one process locking a stripe twice would wait for
+    itself).
     """
     keys = sorted(set(lock_key(p) for p in paths))
-    taken: list[tuple[str, _ProcessLock]] = []
+    held: list[str] = []
+    stripes: list[_ProcessLock] = []
     try:
         for key in keys:
             PATH_LOCKS.acquire(key)
-            process_lock = _ProcessLock(key)
-            # Recorded before acquiring, so the finally clause releases the thread lock even if
-            # the process lock fails (releasing an unheld advisory lock is harmless).
-            taken.append((key, process_lock))
+            held.append(key)
+        for stripe in sorted(set(stripe_of(key) for key in keys)):
+            process_lock = _ProcessLock(stripe)
+            # Recorded before acquiring, so the finally clause runs for it even if acquiring
+            # fails (releasing an unheld advisory lock is a no-op).
+            stripes.append(process_lock)
             process_lock.acquire()
-        yield all(lock.locked for _, lock in taken)
+        yield all(lock.locked for lock in stripes)
     finally:
-        for key, process_lock in reversed(taken):
+        for process_lock in reversed(stripes):
             process_lock.release()
+        for key in reversed(held):
             PATH_LOCKS.release(key)
