@@ -1,9 +1,12 @@
 """Secret redaction applied to text before it reaches an agent's context (hermes-contract §9).
 
-The one entry point is :func:`redact_sensitive_text`. The rules are data in
-:mod:`shellfree.redaction.rules` (token families, keyword sets), compiled once by
-:mod:`shellfree.redaction.passes`. Text in, text out: this package imports nothing from the rest
-of shellfree.
+The one entry point is :func:`redact_sensitive_text`. Every rule is a named entry of one table,
+:data:`shellfree.redaction.rules.RULES` (known-prefix tokens and context rules, each written from
+its format's documented shape); :mod:`.passes` runs them in the contract's order, with
+:mod:`.tokens` (the prefix pass), :mod:`.assignments` (``KEY=value`` forms), :mod:`.context_rules`
+(headers, URLs, key names), :mod:`.private_keys` (key blocks), :mod:`.checks` (second looks at a
+match) and :mod:`.masks` (what replaces a secret). Everything is compiled once, at import. Text
+in, text out: this package imports nothing from the rest of shellfree.
 """
 
 from __future__ import annotations
