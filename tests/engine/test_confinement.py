@@ -85,3 +85,56 @@ def test_without_confinement_links_are_read(setup):
     root, _ = setup
     ft = FileTools(root=root)
     assert "outside secret" in json.loads(ft.read_file("file_link.txt"))["content"]
+
+
+@pytest.mark.parametrize("spec", ESCAPES)
+def test_write_file_refuses_escapes(setup, spec):
+    root, outside = setup
+    before = _snapshot(outside)
+    ft = FileTools(root=root, confine=True)
+    error = _error(ft.write_file(_path(spec, outside), "overwritten\n"))
+    assert error.startswith("Write denied: ") and "outside the workspace root" in error
+    assert _snapshot(outside) == before
+
+
+def test_write_file_refuses_a_new_file_under_a_linked_directory(setup):
+    root, outside = setup
+    ft = FileTools(root=root, confine=True)
+    _error(ft.write_file("dir_link/new.txt", "x\n"))
+    assert not (outside / "new.txt").exists()
+
+
+@pytest.mark.parametrize("spec", ESCAPES)
+def test_patch_replace_refuses_escapes(setup, spec):
+    root, outside = setup
+    before = _snapshot(outside)
+    ft = FileTools(root=root, confine=True)
+    ft.read_file(_path(spec, outside))  # refused too; the patch must not depend on it
+    error = _error(ft.patch(path=_path(spec, outside), old_string="outside", new_string="pwned"))
+    assert "outside the workspace root" in error
+    assert _snapshot(outside) == before
+
+
+@pytest.mark.parametrize("header", ["Update File: file_link.txt", "Update File: dir_link/secret.txt",
+                                    "Add File: dir_link/added.txt", "Delete File: file_link.txt",
+                                    "ABS"])
+def test_v4a_paths_are_confined_and_nothing_is_applied(setup, header):
+    root, outside = setup
+    before = _snapshot(outside)
+    if header == "ABS":
+        header = f"Update File: {outside / 'secret.txt'}"
+    body = "+added\n" if header.startswith("Add") else "" if header.startswith("Delete") else (
+        "@@\n-outside secret\n+pwned\n")
+    patch = (
+        "*** Begin Patch\n"
+        "*** Update File: inside.txt\n@@\n-inside\n+changed\n"
+        f"*** {header}\n{body}"
+        "*** End Patch\n"
+    )
+    ft = FileTools(root=root, confine=True)
+    ft.read_file("inside.txt")
+    error = _error(ft.patch(mode="patch", patch=patch))
+    assert "outside the workspace root" in error or "traversal" in error.lower(), error
+    assert _snapshot(outside) == before
+    assert (root / "inside.txt").read_text() == "inside\n"  # all or nothing
+    assert (root / "file_link.txt").is_symlink()

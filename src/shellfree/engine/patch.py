@@ -58,7 +58,7 @@ def patch(tools: FileTools, mode: Any, path: Any, old_string: Any, new_string: A
           replace_all: Any, patch_text: Any) -> str:
     """Runs patch for *tools*' task and returns the JSON text the agent receives."""
     mode = "replace" if mode is None else mode
-    policy = WritePolicy(tools.policy.hermes_dirs)
+    policy = WritePolicy(tools.policy.hermes_dirs, confinement=tools.confinement)
     path = path if isinstance(path, str) else None
     try:
         targets = _targets(tools, mode, path, patch_text)

@@ -64,7 +64,7 @@ def file_state_guard_enabled() -> bool:
 
 def write_policy_for(tools: FileTools) -> WritePolicy:
     """The write refusals for *tools*' Hermes directories."""
-    return WritePolicy(tools.policy.hermes_dirs)
+    return WritePolicy(tools.policy.hermes_dirs, confinement=tools.confinement)
 
 
 def write_file(tools: FileTools, path: Any, content: Any) -> str:

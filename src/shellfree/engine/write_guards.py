@@ -70,6 +70,26 @@ class WriteTarget:
     gets_text: bool = True
 
 
+class ConfinementGuard:
+    """Under ``FileTools(confine=True)``, no target may resolve outside the workspace root
+    (a shellfree addition, checked before Hermes' guards)."""
+
+    def __init__(self, policy: WritePolicy) -> None:
+        self.confinement = policy.confinement
+
+    def __repr__(self) -> str:
+        return f"ConfinementGuard({self.confinement!r})"
+
+    def __call__(self, targets: Sequence[WriteTarget]) -> str | None:
+        if self.confinement is None:
+            return None
+        for target in targets:
+            error = self.confinement.error(target.path, target.resolved, "Write")
+            if error is not None:
+                return error
+        return None
+
+
 class SensitivePathGuard:
     """System paths and the Hermes ``config.yaml`` are never written (§3.3 step 1, §8.2)."""
 
@@ -185,6 +205,7 @@ def path_guards(policy: WritePolicy, callback: ApprovalCallback | None) -> tuple
     """The path guards in Hermes' order (§3.3 steps 1–4; step 5, the sandbox-mirror guard, has
     nothing to guard in a local engine)."""
     return (
+        ConfinementGuard(policy),
         SensitivePathGuard(policy),
         BinaryDocumentGuard(),
         ApprovalGuard(

@@ -13,6 +13,7 @@ import os
 from typing import Iterable
 
 from shellfree.engine import messages
+from shellfree.engine.confinement import Confinement
 from shellfree.engine.policy import nt_namespace_error
 
 __all__ = ["WritePolicy", "home_directories", "is_within"]
@@ -94,9 +95,16 @@ class WritePolicy:
     test or an embedding application can change the variable at run time.
     """
 
-    def __init__(self, hermes_dirs: Iterable[str], homes: Iterable[str] | None = None) -> None:
+    def __init__(
+        self,
+        hermes_dirs: Iterable[str],
+        homes: Iterable[str] | None = None,
+        confinement: Confinement | None = None,
+    ) -> None:
         self.hermes_dirs = tuple(hermes_dirs)
         self.homes = tuple(homes) if homes is not None else home_directories()
+        # FileTools(confine=True): every written, moved or deleted path must stay in the root.
+        self.confinement = confinement
 
     def __repr__(self) -> str:
         return f"WritePolicy(hermes_dirs={self.hermes_dirs!r}, homes={self.homes!r})"
