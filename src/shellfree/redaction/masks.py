@@ -60,10 +60,14 @@ def replacement(style: MaskStyle, secret: str, *, file_read: bool,
                 label: str | None = None) -> str:
     """What replaces *secret* under a pattern rule's mask *style* (see
     :data:`shellfree.redaction.rules.MaskStyle`)."""
+    if file_read:
+        # shellfree: every secret in file content becomes a sentinel, also where §9 uses a
+        # head-and-tail mask or "***" (headers, JWTs, URLs): an agent that writes a page back
+        # must be refused (write_content_guards), and "abcdef...wxyz" or "***" cannot be told
+        # apart from ordinary text.
+        return sentinel(secret, label)
     if style == "head-tail":
         return mask_token(secret)
     if style == "stars":
         return "***"
-    if file_read:
-        return sentinel(secret, label)
     return mask_token(secret) if style == "secret" else "***"

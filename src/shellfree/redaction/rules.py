@@ -67,8 +67,8 @@ MaskStyle = Literal["secret", "password", "head-tail", "stars", "private-key"]
 
 * ``secret``: the ``«redacted:…»`` sentinel for file reads, ``_mask_token`` otherwise;
 * ``password``: the sentinel for file reads, ``***`` otherwise (no head or tail of a password);
-* ``head-tail``: ``_mask_token`` always (§9 headers, JWTs, token URLs);
-* ``stars``: ``***`` always (§9 database URL passwords, Telegram secrets);
+* ``head-tail``: ``_mask_token`` (§9 headers, JWTs, token URLs), the sentinel for file reads;
+* ``stars``: ``***`` (§9 database URL passwords, Telegram secrets), the sentinel for file reads;
 * ``private-key``: a ``-----BEGIN … PRIVATE KEY-----`` block (:mod:`.private_keys`).
 """
 
