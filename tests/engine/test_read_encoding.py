@@ -42,7 +42,7 @@ class TestUtf16:
             "content": "1|hello\n2|wörld", "total_lines": 2, "file_size": len(data),
             "truncated": False,
             "hint": f"Transcoded from {name} to UTF-8 for display. Text edits via patch/write_file "
-                    "would re-encode as UTF-8.",
+                    f"keep the file in {name}.",
             "is_binary": False, "is_image": False, "encoding": codec}
 
     def test_without_bom_by_zero_parity(self, tools):
@@ -57,7 +57,7 @@ class TestUtf16:
         assert out["content"] == "2|l2\n3|l3"
         assert out["hint"] == (
             "Transcoded from UTF-16-LE to UTF-8 for display. Text edits via patch/write_file "
-            "would re-encode as UTF-8. Use offset=4 to continue reading (showing 2-3 of 5 lines)")
+            "keep the file in UTF-16-LE. Use offset=4 to continue reading (showing 2-3 of 5 lines)")
 
     def test_crlf_split_across_chunks(self, tmp_path):
         path = tmp_path / "f.txt"

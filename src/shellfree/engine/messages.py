@@ -142,9 +142,10 @@ READ_IMAGE_REDIRECT = (
 )
 READ_BINARY_FILE = "Binary file ({kind}, {size}) — cannot display as text."
 READ_UTF16_TRANSCODED = (
-    "Transcoded from {encoding} to UTF-8 for display. Text edits via patch/write_file would "
-    "re-encode as UTF-8."
+    "Transcoded from {encoding} to UTF-8 for display. Text edits via patch/write_file keep "
+    "the file in {encoding}."
 )
+"""Hermes says edits "would re-encode as UTF-8"; shellfree's writes keep the file's encoding."""
 READ_LEGACY_DECODED = "Decoded from {encoding} (detected from the file's bytes) for display."
 """shellfree's own: Hermes refuses legacy-encoded text as binary (§2.4); shellfree shows it."""
 BINARY_MAGIC_KINDS: tuple[tuple[bytes, str], ...] = (
