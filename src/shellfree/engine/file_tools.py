@@ -17,6 +17,7 @@ from shellfree.engine.backends import Backend, make_backend
 from shellfree.engine.confinement import Confinement
 from shellfree.engine.envelope import MAX_RESULT_CHARS, tool_error
 from shellfree.engine.policy import ReadPolicy, default_hermes_home
+from shellfree.engine.read_result import ReadLimits
 from shellfree.engine.search_files import search_files
 from shellfree.engine.search_flow import SearchLimits, SearchRunner
 from shellfree.engine.search_request import SearchRequest
@@ -48,7 +49,8 @@ class FileTools:
     the output a search collects; *max_result_chars* caps the size of a returned JSON text.
     *approval_callback* ``(path, reason) -> bool`` is asked before a protected instruction file
     (AGENTS.md, CLAUDE.md, …) is written. *confine* refuses every path that resolves outside
-    *root*, symlinks followed.
+    *root*, symlinks followed. *read_limits* (a ``ReadLimits``) sets read_file's line cap, line
+    clamp and character budget.
     """
 
     def __init__(
@@ -65,6 +67,7 @@ class FileTools:
         timeout: float = 60.0,
         approval_callback: Callable[[str, str], bool] | None = None,
         confine: bool = False,
+        read_limits: ReadLimits | None = None,
     ) -> None:
         self.root = os.path.abspath(os.fspath(root))
         self.backend = make_backend(backend, rg_path)
@@ -83,6 +86,8 @@ class FileTools:
         # With confine=True every path a tool touches must resolve inside root (symlinks
         # followed); see engine/confinement.py.
         self.confinement = Confinement(self.root) if confine else None
+        # read_file's max_lines / max_line_length / max_chars (Hermes: 2000 / 2000 / 100,000).
+        self.read_limits = read_limits if read_limits is not None else ReadLimits()
         self._search = SearchRunner(
             self.backend, self.root,
             SearchLimits(max_result_lines=max_result_lines, max_result_bytes=max_result_bytes,
