@@ -355,13 +355,13 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
         walker = Walker(walk_options(args, paths or ([b"-"] if use_stdin else []), out), cwd=out.cwd)
     except GlobError as err:
         return out.fatal(str(err))
+    if args.max_count == 0:
+        return 1  # rg: -m 0 searches nothing, and never builds the regex
     # rg builds the -g globs before the regex, so a bad glob is reported first.
     try:
         matcher = _compile(args, patterns)
     except PatternError as err:
         return out.fatal(str(err))
-    if args.max_count == 0:
-        return 1  # rg: -m 0 searches nothing
     command = _Search(args, out, paths, use_stdin)
     roots = paths if paths else ([b"-"] if use_stdin else None)
     workers = _parallelism(args, paths, use_stdin, out)

@@ -74,6 +74,9 @@ class CompiledPattern:
     # The pattern holds \A or \z: in line mode it must run on each line's own text, so no scan
     # over a whole file can stand in for the per-line search.
     text_anchors: bool = False
+    # -U with \A or \z: they anchor to the whole file, so the file is searched as one text even
+    # when no match can hold a newline (checked against rg 15.1: `rg -U 'z\z'`).
+    whole_text: bool = False
 
     def line_text(self, line: str) -> str:
         """The text to run :attr:`regex` on for one line given *with* its terminator (line mode)."""
@@ -244,4 +247,5 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
     return CompiledPattern(compiled, tr.source, tr.can_match_newline, insensitive, False,
                            tr.required_literals, tr.empty_inside_chars,
                            options.crlf and not options.multiline and tr.text_anchors,
-                           tr.text_anchors and not options.multiline)
+                           tr.text_anchors and not options.multiline,
+                           tr.text_anchors and options.multiline)

@@ -72,12 +72,17 @@ class StandardPrinter:
         # stops at the next line it is handed: a match still counts (and the notice follows),
         # a context line stops the file silently.
         stop_at = result.binary_after
+        binary_offset = result.binary_offset
         matched = False
         for line in result.lines:
             if line is None:
                 if opts.context_separator is not None:
-                    out.append(opts.context_separator + b"\n")
+                    out.append(opts.context_separator + self._terminator)
                 continue
+            if result.binary_in_printed_lines and stop_at is None and b"\0" in line.text:
+                # A memory-mapped file: binary data is seen in the line about to be printed.
+                stop_at = line.offset
+                binary_offset = line.offset + line.text.index(b"\0")
             if stop_at is not None and line.offset >= stop_at:
                 matched = matched or line.kind == "match"
                 break
@@ -88,13 +93,14 @@ class StandardPrinter:
             else:
                 self._line(out, prefix_path, line)
         self.last_matched = matched
-        if result.binary_offset is not None and matched and (stop_at is not None or result.binary_quit):
+        if binary_offset is not None and matched and (stop_at is not None or result.binary_quit):
             lead = (_display_path(path, opts) + b": ") if opts.with_filename else b""
             if result.binary_quit:
                 text = b"WARNING: stopped searching binary file after match"
             else:
                 text = b"binary file matches"
-            out.append(lead + text + b' (found "\\0" byte around offset %d)\n' % result.binary_offset)
+            # rg writes this notice with "\n" even under --crlf.
+            out.append(lead + text + b' (found "\\0" byte around offset %d)\n' % binary_offset)
         return b"".join(out)
 
     def _prelude(
@@ -129,7 +135,7 @@ class StandardPrinter:
             self._prelude(out, path, line, column, line.offset + start, number)
             start += len(text)
             if opts.max_columns and len(text) > opts.max_columns:
-                out.append(self._omitted(line, text) + b"\n")
+                out.append(self._omitted(line, text) + self._terminator)
             else:
                 out.append(text if text.endswith(b"\n") else text + self._terminator)
 
@@ -166,7 +172,7 @@ class StandardPrinter:
             for piece in pieces:
                 self._prelude(out, path, line, column, line.offset + start, number)
                 if opts.max_columns and len(piece) > opts.max_columns:
-                    out.append(b"[Omitted long matching line]\n")
+                    out.append(b"[Omitted long matching line]" + self._terminator)
                 else:
                     out.append(piece + self._terminator)
                 number += 1
@@ -193,7 +199,8 @@ class SummaryPrinter:
     def print_file(self, path: bytes, result: FileResult) -> bytes:
         opts = self.options
         shown = _display_path(path, opts)
-        end = b"\0" if opts.null else b"\n"
+        newline = b"\r\n" if opts.crlf else b"\n"  # rg ends every line it writes so with --crlf
+        end = b"\0" if opts.null else newline
         if self.mode == "files_with_matches":
             return shown + end if result.has_match else b""
         if self.mode == "files_without_match":
@@ -202,5 +209,5 @@ class SummaryPrinter:
         if count == 0 and not opts.include_zero:
             return b""
         if opts.with_filename:
-            return shown + (b"\0" if opts.null else b":") + b"%d\n" % count
-        return b"%d\n" % count
+            return shown + (b"\0" if opts.null else b":") + b"%d" % count + newline
+        return b"%d" % count + newline

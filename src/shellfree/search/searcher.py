@@ -99,6 +99,9 @@ class FileResult:
     binary_after: int | None = None
     # The file was cut short because of binary data (walked files).
     binary_quit: bool = False
+    # A memory-mapped file whose first NUL lies past the pre-scanned 64 KiB: binary data counts
+    # as seen at the first printed line that holds a NUL.
+    binary_in_printed_lines: bool = False
     bytes_searched: int = 0
 
     @property
@@ -106,33 +109,45 @@ class FileResult:
         return self.matched_lines > 0
 
 
+# rg's decoder first reads just enough bytes to sniff a BOM; its line buffer then reads what
+# its free space allows.
+_BOM_SNIFF = 3
+
+
 def _fill_start_of(stream: bytes, offset: int) -> int:
     """Where rg's line buffer starts searching the fill that contains byte *offset*.
 
-    Each fill reads 64 KiB minus the incomplete line carried over, and keeps reading while the
-    new bytes hold no newline. The result is the start of the first line of that fill.
+    rg decides binary-ness per fill: the fill that holds the first NUL is not searched at all,
+    everything before it is (rg-semantics §2.1). A fill reads until its new bytes hold a
+    newline; the very first read is only the decoder's 3-byte BOM sniff, so a file whose first
+    line is at most 3 bytes has that line searched on its own, and the next fill reads up to
+    64 KiB minus the incomplete line carried over (the buffer doubles when a line is longer).
+    Measured against rg 15.1 with NULs in the first fill, in the second, and after short and
+    long first lines. The result is the start of the first line of the NUL's fill.
     """
-    capacity = _FILL
-    line_start = 0  # first byte not yet part of a searched line
-    end = 0
     size = len(stream)
-    while True:
-        carried = end - line_start
-        if carried >= capacity:
-            capacity *= 2
-        read_to = min(size, end + capacity - carried)
+    capacity = _FILL
+    pos = 0  # next byte to read
+    line_start = 0  # start of the first line the next fill will search
+    first = True
+    while pos < size:
+        fill_start = line_start
         while True:
-            if read_to > offset:
-                return line_start
-            newline = stream.rfind(b"\n", end, read_to)
-            if newline >= 0 or read_to >= size:
+            free = capacity - (pos - line_start)
+            if free <= 0:
+                capacity *= 2
+                continue
+            read_end = min(size, pos + (min(_BOM_SNIFF, free) if first else free))
+            first = False
+            if offset < read_end:
+                return fill_start
+            newline = stream.rfind(b"\n", pos, read_end)
+            pos = read_end
+            if newline >= 0 or pos >= size:
                 break
-            capacity *= 2
-            end, read_to = read_to, min(size, read_to + capacity // 2)
-        end = read_to
-        line_start = newline + 1 if newline >= 0 else line_start
-        if end >= size:
-            return size
+        if newline >= 0:
+            line_start = newline + 1
+    return size
 
 
 class _Offsets:
@@ -364,10 +379,13 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
             result.binary_quit = True
             end = _fill_start_of(stream, nul)
         elif config.mmap:
-            # rg pre-scans only the first 64 KiB of a memory-mapped file.
-            result.binary_after = 0 if nul < _FILL else None
-            if nul >= _FILL:
+            # rg pre-scans only the first 64 KiB of a memory-mapped file; past that it notices a
+            # NUL only in a line it is about to print (see FileResult.binary_in_printed_lines).
+            if nul < _FILL:
+                result.binary_after = 0
+            else:
                 result.binary_offset = None
+                result.binary_in_printed_lines = True
         else:
             result.binary_after = _fill_start_of(stream, nul)
             stream = stream.replace(b"\0", b"\n")
@@ -382,11 +400,28 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         if literals and not any(stream.find(lit, 0, end) >= 0 for lit in literals):
             return result  # the literal prefilter: no candidate line anywhere
     lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
-    if matcher.can_match_newline:
+    if matcher.can_match_newline or getattr(matcher, "whole_text", False):
         _search_multiline(lines, config, result)
     else:
         _search_lines(lines, config, result)
+    if result.binary_offset is not None and _stopped_early(config, result):
+        # rg stops reading at -m's last match or -l's first one; if that came before the fill
+        # holding the NUL, it never saw binary data (no warning, no notice).
+        threshold = result.binary_after if result.binary_after is not None else end
+        last = max((line.offset for line in result.lines if line is not None), default=-1)
+        if last < threshold and not (config.mmap and result.binary_after == 0):
+            result.binary_offset = None
+            result.binary_after = None
+            result.binary_quit = False
     return result
+
+
+def _stopped_early(config: SearchConfig, result: FileResult) -> bool:
+    if config.invert:
+        return False
+    if config.stop_at_first and result.matched_lines > 0:
+        return True
+    return config.max_count is not None and result.matched_lines >= config.max_count
 
 
 def _search_lines(lines: _Lines, config: SearchConfig, result: FileResult) -> None:
