@@ -153,6 +153,8 @@ class Outcome:
     searched: bool = False
     matched: bool = False
     chunk: bytes = b""
+    # Whether the chunk begins with a line; rg's "--" between files precedes a line only.
+    starts_with_line: bool = True
     json: bytes = b""
     errors: tuple[str, ...] = ()
 
@@ -299,14 +301,18 @@ class _Search:
             return Outcome(searched=True)  # invisible: no match before its NUL
         if args.quiet:
             return Outcome(searched=True, matched=file_matched)
+        starts_with_line = True
         if self.standard is not None:
             chunk = self.standard.print_file(shown, result)
             # The printer stops at binary data in "convert" mode; if it stopped before any
             # match, rg reports the file as not matching.
             file_matched = file_matched and self.standard.last_matched
+            starts_with_line = self.standard.last_starts_with_line
         else:
             chunk = self.summary.print_file(shown, result)
-        return Outcome(searched=True, matched=file_matched, chunk=chunk)
+        return Outcome(
+            searched=True, matched=file_matched, chunk=chunk, starts_with_line=starts_with_line
+        )
 
     def emit(self, outcome: Outcome) -> bool:
         """Write one file's outcome; returns False when the whole search should stop (-q)."""
@@ -321,7 +327,7 @@ class _Search:
         if args.quiet and outcome.matched and self.json is None:
             return False
         if outcome.chunk:
-            if self.printed_before and self.file_separator is not None:
+            if self.printed_before and self.file_separator is not None and outcome.starts_with_line:
                 out.stdout.write(self.file_separator + b"\n")
             elif self.printed_before and args.heading and self.standard is not None:
                 out.stdout.write(b"\n")

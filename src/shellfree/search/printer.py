@@ -60,6 +60,8 @@ class StandardPrinter:
         self._terminator = b"\r\n" if options.crlf else b"\n"
         #: Whether the last printed file counted as matching (see print_file).
         self.last_matched = False
+        #: Whether the last printed file's output began with a line (not a binary notice).
+        self.last_starts_with_line = False
 
     def print_file(self, path: bytes, result: FileResult) -> bytes:
         opts = self.options
@@ -74,6 +76,7 @@ class StandardPrinter:
         stop_at = result.binary_after
         binary_offset = result.binary_offset
         matched = False
+        wrote_line = False
         for line in result.lines:
             if line is None:
                 if opts.context_separator is not None:
@@ -88,11 +91,15 @@ class StandardPrinter:
                 break
             if line.kind == "match":
                 matched = True
+            wrote_line = True
             if opts.only_matching and line.kind == "match" and line.spans:
                 self._only_matching(out, prefix_path, line)
             else:
                 self._line(out, prefix_path, line)
         self.last_matched = matched
+        # rg writes the "--" between files before a file's first *line*; a file whose output
+        # is only the binary notice gets none.
+        self.last_starts_with_line = wrote_line
         if binary_offset is not None and matched and (stop_at is not None or result.binary_quit):
             lead = (_display_path(path, opts) + b": ") if opts.with_filename else b""
             if result.binary_quit:
@@ -163,19 +170,21 @@ class StandardPrinter:
         for start, end in line.spans:
             # A multi-line match is printed one line piece at a time, each with its own
             # line number.
-            number = line.number + text.count(b"\n", 0, start)
+            first = line.number + text.count(b"\n", 0, start)
             pieces = text[start:end].split(b"\n")
-            if len(pieces) > 1 and pieces[-1] == b"":
-                pieces.pop()
+            spans_lines = len(pieces) > 1
             # rg gives every piece the match's own column and byte offset.
             column = (start - (text.rfind(b"\n", 0, start) + 1) + 1) if opts.column else None
-            for piece in pieces:
+            for number, piece in enumerate(pieces, first):
+                if spans_lines and not piece:
+                    # A match spanning lines prints its non-empty line pieces (rg prints
+                    # nothing for the bare line ends of `\n\n`); a lone empty match does print.
+                    continue
                 self._prelude(out, path, line, column, line.offset + start, number)
                 if opts.max_columns and len(piece) > opts.max_columns:
                     out.append(b"[Omitted long matching line]" + self._terminator)
                 else:
                     out.append(piece + self._terminator)
-                number += 1
 
 
 def _split_lines(text: bytes) -> list[bytes]:

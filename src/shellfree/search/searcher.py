@@ -284,7 +284,7 @@ class _Lines:
             else:
                 head = len(to_bytes(text[:lead]))
                 spans.append((len(to_bytes(text[:s])) - head, len(to_bytes(text[:e])) - head))
-        return tuple(spans)
+        return _spread_inner_empty_matches(tuple(spans))
 
     def bounds(self, pos: int) -> tuple[int, int]:
         """(start, end without terminator) of the line holding byte *pos*."""
@@ -350,6 +350,18 @@ class _Lines:
             pos = cle + 1
 
 
+def _spread_inner_empty_matches(spans: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """rg finds an empty match at every *byte* of a multi-byte character (it iterates over
+    bytes); the pattern module reports those at the character's start. Repeated empty spans at
+    one offset are the character's following bytes: give them their own offsets."""
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        if start == end and out and out[-1][0] == out[-1][1] and start <= out[-1][0]:
+            start = end = out[-1][0] + 1
+        out.append((start, end))
+    return tuple(out)
+
+
 def _all_lines_except(
     buf: bytes, end: int, matched: list[tuple[int, int]]
 ) -> Iterator[tuple[int, int]]:
@@ -404,7 +416,16 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         _search_multiline(lines, config, result)
     else:
         _search_lines(lines, config, result)
-    if result.binary_offset is not None and _stopped_early(config, result):
+    stopped = _stopped_early(config, result)
+    if stopped:
+        # rg's statistics count the bytes it consumed: up to the end of the match it stopped at.
+        last_match = max(
+            (l.offset + len(l.text) for l in result.lines if l is not None and l.kind == "match"),
+            default=None,
+        )
+        if last_match is not None:
+            result.bytes_searched = last_match
+    if result.binary_offset is not None and stopped:
         # rg stops reading at -m's last match or -l's first one; if that came before the fill
         # holding the NUL, it never saw binary data (no warning, no notice).
         threshold = result.binary_after if result.binary_after is not None else end
@@ -564,9 +585,9 @@ def _search_multiline(lines: _Lines, config: SearchConfig, result: FileResult) -
             spans_per_block.append(tuple((a - ls, b - ls) for a, b in spans))
         else:
             block = text[ls : le + 1]
-            spans_per_block.append(
+            spans_per_block.append(_spread_inner_empty_matches(
                 tuple((len(to_bytes(block[: a - ls])), len(to_bytes(block[: b - ls]))) for a, b in spans)
-            )
+            ))
     if config.invert:
         covered = []
         for bls, ble in byte_blocks:
