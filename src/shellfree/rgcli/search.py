@@ -190,6 +190,7 @@ class _Search:
             path_separator=args.path_separator,
             include_zero=args.include_zero,
             crlf=args.crlf,
+            multiline=args.multiline,
         )
         self.json = None
         self.standard = None

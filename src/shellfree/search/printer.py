@@ -35,6 +35,8 @@ class PrintOptions:
     # --crlf: every terminator rg adds (after -o pieces, after an unterminated last line)
     # is "\r\n"; lines are otherwise printed verbatim.
     crlf: bool = False
+    # -U: with -o, rg prints no empty match (in line mode it prints each as an empty line).
+    multiline: bool = False
 
 
 def _display_path(path: bytes, options: PrintOptions) -> bytes:
@@ -168,6 +170,8 @@ class StandardPrinter:
         opts = self.options
         text = line.text
         for start, end in line.spans:
+            if opts.multiline and start == end:
+                continue
             # A multi-line match is printed one line piece at a time, each with its own
             # line number.
             first = line.number + text.count(b"\n", 0, start)

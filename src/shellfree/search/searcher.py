@@ -556,7 +556,9 @@ def _search_multiline(lines: _Lines, config: SearchConfig, result: FileResult) -
     blocks: list[list] = []  # [first line start, last line end, [match char spans]] (chars)
     total = 0
     for s, e in lines.matcher.iter_spans(text, 0, tend, config.timeout):
-        if s == tend and (tend == 0 or text[tend - 1] == "\n"):
+        if s == e == tend:
+            # rg: an empty match at the very end of the text is never reported (after a final
+            # newline it would be a phantom line; without one rg drops it too).
             break
         ls = text.rfind("\n", 0, s) + 1
         # A match ending with its "\n" ends on that line, not the next.
