@@ -74,8 +74,9 @@ class CompiledPattern:
     # The pattern holds \A or \z: in line mode it must run on each line's own text, so no scan
     # over a whole file can stand in for the per-line search.
     text_anchors: bool = False
-    # -U with \A or \z: they anchor to the whole file, so the file is searched as one text even
-    # when no match can hold a newline (checked against rg 15.1: `rg -U 'z\z'`).
+    # -U with \A or \z, or with a pattern that only ever matches the empty string ($, ^$, \b):
+    # rg then runs its multi-line searcher over the whole file even though no match can hold a
+    # newline (checked against rg 15.1: `rg -U 'z\z'`, `rg -U -c '$'`).
     whole_text: bool = False
 
     def line_text(self, line: str) -> str:
@@ -248,4 +249,18 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
                            tr.required_literals, tr.empty_inside_chars,
                            options.crlf and not options.multiline and tr.text_anchors,
                            tr.text_anchors and not options.multiline,
-                           tr.text_anchors and options.multiline)
+                           options.multiline and (tr.text_anchors or _only_empty(ast)))
+
+
+def _only_empty(node) -> bool:
+    """Whether every match of the parsed pattern is the empty string (anchors and boundaries
+    only): rg can then not prove that a match never holds a newline."""
+    if isinstance(node, (S.Assertion, S.SetFlags, S.Empty)):
+        return True
+    if isinstance(node, S.Group):
+        return _only_empty(node.ast)
+    if isinstance(node, S.Repetition):
+        return node.max == 0 or _only_empty(node.ast)
+    if isinstance(node, (S.Concat, S.Alternation)):
+        return all(_only_empty(item) for item in node.asts)
+    return False

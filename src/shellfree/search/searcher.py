@@ -547,19 +547,16 @@ def _emit(lines: _Lines, selected, config, result, block_spans=None) -> None:
 
 
 def _search_multiline(lines: _Lines, config: SearchConfig, result: FileResult) -> None:
-    """-U with a pattern that can match "\\n": a match may span lines. Every line a match
-    touches is a matching line; matches on overlapping or adjacent lines form one block (one
-    JSON message, printed line by line)."""
+    """-U with a pattern that can match "\\n" (or that rg cannot prove never does): a match may
+    span lines. Every line a match touches is a matching line; matches on overlapping or
+    adjacent lines form one block (one JSON message, printed line by line)."""
     buf, end = lines.buf, lines.end
     text = to_text(buf[:end])
     tend = len(text)
     blocks: list[list] = []  # [first line start, last line end, [match char spans]] (chars)
-    total = 0
     for s, e in lines.matcher.iter_spans(text, 0, tend, config.timeout):
-        if s == e == tend:
-            # rg: an empty match at the very end of the text is never reported (after a final
-            # newline it would be a phantom line; without one rg drops it too).
-            break
+        if s == e == tend and (tend == 0 or text[tend - 1] == "\n"):
+            break  # rg: no phantom empty line after the final newline
         ls = text.rfind("\n", 0, s) + 1
         # A match ending with its "\n" ends on that line, not the next.
         last = e - 1 if e > s and text[e - 1] == "\n" else e
@@ -574,21 +571,29 @@ def _search_multiline(lines: _Lines, config: SearchConfig, result: FileResult) -
             if config.max_count is not None and len(blocks) >= config.max_count:
                 break
             blocks.append([ls, le, [(s, e)]])
-        total += 1
         if config.stop_at_first:
             break
     offsets = _Offsets(text)
     byte_blocks = []
     spans_per_block = []
-    for ls, le, spans in blocks:
+    total = 0
+    for ls, le, _ in blocks:
         bls, ble = offsets.at(ls), offsets.at(le)
         byte_blocks.append((bls, ble))
-        if offsets.ascii:
-            spans_per_block.append(tuple((a - ls, b - ls) for a, b in spans))
+        # rg's printer re-finds a block's matches in the block's own text (terminator included)
+        # and never reports an empty match at its very end; a block whose matches it cannot
+        # re-find still counts once (rg -U -c '$' on "ab\ncd" is 1, on "ab" is 1).
+        block = text[ls : le + 1 if le < tend else le]
+        found = [
+            span for span in lines.matcher.iter_spans(block, 0, len(block), config.timeout)
+            if not span[0] == span[1] == len(block)
+        ]
+        total += len(found) or 1
+        if block.isascii():
+            spans_per_block.append(tuple(found))
         else:
-            block = text[ls : le + 1]
             spans_per_block.append(_spread_inner_empty_matches(
-                tuple((len(to_bytes(block[: a - ls])), len(to_bytes(block[: b - ls]))) for a, b in spans)
+                tuple((len(to_bytes(block[:a])), len(to_bytes(block[:b]))) for a, b in found)
             ))
     if config.invert:
         covered = []
