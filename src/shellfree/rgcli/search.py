@@ -21,7 +21,7 @@ from shellfree.search.searcher import (
     SearchTimeout,
     search_bytes,
 )
-from shellfree.search.walk import Haystack, WalkMessage, Walker
+from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
 
 __all__ = ["run_search", "NOTHING_SEARCHED"]
 
@@ -165,7 +165,14 @@ _SKIPPED = Outcome()
 class _Search:
     """One search command: the decisions rg takes once per run, then one file at a time."""
 
-    def __init__(self, args: RgArgs, out: "Invocation", paths: list[bytes], use_stdin: bool):
+    def __init__(
+        self,
+        args: RgArgs,
+        out: "Invocation",
+        paths: list[bytes],
+        use_stdin: bool,
+        walk: WalkOptions | None = None,
+    ):
         self.args = args
         self.out = out
         self.mode = _mode(args)
@@ -191,6 +198,7 @@ class _Search:
             include_zero=args.include_zero,
             crlf=args.crlf,
             multiline=args.multiline,
+            invert=args.invert,
         )
         self.json = None
         self.standard = None
@@ -227,6 +235,10 @@ class _Search:
         self.file_separator = (
             args.context_separator if (before or after) and not args.heading else None
         )
+        # rg's single-threaded search ends the "--" between files like its other lines (so
+        # "\r\n" under --crlf); its parallel one always with "\n".
+        single = walk.single_threaded if walk is not None else True
+        self.file_separator_end = b"\r\n" if (args.crlf and single) else b"\n"
         self._configs: dict[tuple[str, bool], SearchConfig] = {}
         self.skip_identity = _stdout_identity(out.stdout)
         self.matched_any = False
@@ -329,7 +341,7 @@ class _Search:
             return False
         if outcome.chunk:
             if self.printed_before and self.file_separator is not None and outcome.starts_with_line:
-                out.stdout.write(self.file_separator + b"\n")
+                out.stdout.write(self.file_separator + self.file_separator_end)
             elif self.printed_before and args.heading and self.standard is not None:
                 out.stdout.write(b"\n")
             out.stdout.write(outcome.chunk)
@@ -358,8 +370,9 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
     except OSError as err:
         return out.fatal(f"{os.fsdecode(args.pattern_files[0])}: {os_error_text(err)}")
     use_stdin = not paths and _stdin_is_readable(stdin)
+    options = walk_options(args, paths or ([b"-"] if use_stdin else []), out)
     try:
-        walker = Walker(walk_options(args, paths or ([b"-"] if use_stdin else []), out), cwd=out.cwd)
+        walker = Walker(options, cwd=out.cwd)
     except GlobError as err:
         return out.fatal(str(err))
     if args.max_count == 0:
@@ -369,7 +382,7 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
         matcher = _compile(args, patterns)
     except PatternError as err:
         return out.fatal(str(err))
-    command = _Search(args, out, paths, use_stdin)
+    command = _Search(args, out, paths, use_stdin, options)
     roots = paths if paths else ([b"-"] if use_stdin else None)
     workers = _parallelism(args, paths, use_stdin, out)
     if workers > 1:

@@ -37,6 +37,8 @@ class PrintOptions:
     crlf: bool = False
     # -U: with -o, rg prints no empty match (in line mode it prints each as an empty line).
     multiline: bool = False
+    # -v: the printed lines hold no match, so no per-match detail exists for them.
+    invert: bool = False
 
 
 def _display_path(path: bytes, options: PrintOptions) -> bytes:
@@ -58,7 +60,7 @@ class StandardPrinter:
         self.options = options
         # rg prints per-match details in "-M" messages when it tracks match positions,
         # which it does on piped output only for --column (and -o, handled per match).
-        self._per_match = options.column
+        self._per_match = options.column and not options.invert
         self._terminator = b"\r\n" if options.crlf else b"\n"
         #: Whether the last printed file counted as matching (see print_file).
         self.last_matched = False
@@ -148,6 +150,12 @@ class StandardPrinter:
             else:
                 out.append(text if text.endswith(b"\n") else text + self._terminator)
 
+    def _preview(self, text: bytes) -> bytes:
+        """The first --max-columns grapheme clusters of *text* (without its terminator)."""
+        content = text[:-1] if text.endswith(b"\n") else text
+        graphemes = _graphemes(content.decode("utf-8", "surrogateescape"))
+        return "".join(graphemes[: self.options.max_columns]).encode("utf-8", "surrogateescape")
+
     def _omitted(self, line: Line, text: bytes) -> bytes:
         opts = self.options
         per_match = self._per_match and line.kind == "match"
@@ -186,7 +194,12 @@ class StandardPrinter:
                     continue
                 self._prelude(out, path, line, column, line.offset + start, number)
                 if opts.max_columns and len(piece) > opts.max_columns:
-                    out.append(b"[Omitted long matching line]" + self._terminator)
+                    if opts.max_columns_preview:
+                        # rg knows the matches here: the preview counts those after the cut
+                        # (none, inside one match).
+                        out.append(self._preview(piece) + b" [... 0 more matches]" + self._terminator)
+                    else:
+                        out.append(b"[Omitted long matching line]" + self._terminator)
                 else:
                     out.append(piece + self._terminator)
 
