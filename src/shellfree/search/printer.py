@@ -96,7 +96,9 @@ class StandardPrinter:
             if line.kind == "match":
                 matched = True
             wrote_line = True
-            if opts.only_matching and line.kind == "match" and line.spans:
+            # -o prints the lines that hold matches as their matches only: the matching lines,
+            # or under -v the context lines (they are the ones the regex matches).
+            if opts.only_matching and line.spans and (line.kind == "match") != opts.invert:
                 self._only_matching(out, prefix_path, line)
             else:
                 self._line(out, prefix_path, line)

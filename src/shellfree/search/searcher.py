@@ -537,9 +537,9 @@ def _emit(lines: _Lines, selected, config, result, block_spans=None) -> None:
                 break
             kind = "context"
             # rg (r1380): after the last counted match, trailing context may contain matching
-            # lines; they are printed as matches.
-            if next_selected is None and config.max_count is not None and not config.invert:
-                if lines.line_matches(*span):
+            # lines (under -v: lines the regex does not match); they are printed as matches.
+            if next_selected is None and config.max_count is not None:
+                if lines.line_matches(*span) != config.invert:
                     kind = "match"
             add(kind, *span)
             pos = span[1] + 1
