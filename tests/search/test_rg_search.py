@@ -139,6 +139,12 @@ FLAG_SETS = [
     ["--count-matches", "\\A\\w+"],
     ["-o", "always\\z"],
     ["--crlf", "-on", "S.*k"],
+    # Under -v the context lines are the ones the regex matches: they carry a --column, -o
+    # prints their matches, and after -m's last selected line further selected lines in the
+    # after-context print as matches (rg issue 1380).
+    ["-v", "--column", "-n", "-C1", "Sherlock"],
+    ["-v", "-o", "-A1", "Sherlock"],
+    ["-v", "-m1", "-A2", "-n", "Sherlock"],
 ]
 
 

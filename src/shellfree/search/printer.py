@@ -97,8 +97,9 @@ class StandardPrinter:
                 matched = True
             wrote_line = True
             # -o prints the lines that hold matches as their matches only: the matching lines,
-            # or under -v the context lines (they are the ones the regex matches).
-            if opts.only_matching and line.spans and (line.kind == "match") != opts.invert:
+            # or under -v the context lines (they are the ones the regex matches). Under -v only
+            # lines the regex matches carry spans.
+            if opts.only_matching and line.spans and (line.kind == "match" or opts.invert):
                 self._only_matching(out, prefix_path, line)
             else:
                 self._line(out, prefix_path, line)
@@ -139,9 +140,11 @@ class StandardPrinter:
     def _line(self, out: list[bytes], path: bytes | None, line: Line) -> None:
         opts = self.options
         column = None
-        if opts.column and line.kind == "match":
+        if opts.column and (line.kind == "match" or opts.invert):
             # rg repeats the first match's column on every line of a multi-line block.
-            # rg omits the column when its printer re-finds no match in the line.
+            # rg omits the column when its printer re-finds no match in the line; under -v
+            # that is every selected line, while the context lines (which the regex matches)
+            # carry their first match's column.
             column = (line.spans[0][0] + 1) if line.spans else None
         start = 0
         for number, text in enumerate(_split_lines(line.text), line.number):

@@ -541,6 +541,16 @@ def _emit(lines: _Lines, selected, config, result, block_spans=None) -> None:
             if next_selected is None and config.max_count is not None:
                 if lines.line_matches(*span) != config.invert:
                     kind = "match"
+                elif config.invert and not config.mmap and span[1] == end:
+                    # Measured, not derived: when rg 15.1 streams a file, an unterminated last
+                    # line in that context is printed as selected under -v even if the regex
+                    # matches it (memory-mapped files print it as context), with its matches.
+                    # It counts as a matched line (-c, JSON matched_lines), not as a match.
+                    result.matched_lines += 1
+                    add("match", *span, lines.line_spans(*span) if config.submatches else ())
+                    pos = span[1] + 1
+                    count += 1
+                    continue
             add(kind, *span)
             pos = span[1] + 1
             count += 1
