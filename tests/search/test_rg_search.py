@@ -145,6 +145,11 @@ FLAG_SETS = [
     ["-v", "--column", "-n", "-C1", "Sherlock"],
     ["-v", "-o", "-A1", "Sherlock"],
     ["-v", "-m1", "-A2", "-n", "Sherlock"],
+    # rg's searcher keeps the after-context under -c/--count-matches, so those trailing matches
+    # are counted too.
+    ["-c", "-m1", "-A3", "Sherlock"],
+    ["--count-matches", "-m1", "-A3", "o"],
+    ["-c", "-v", "-m1", "-A2", "Sherlock"],
 ]
 
 

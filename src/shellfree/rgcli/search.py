@@ -180,7 +180,11 @@ class _Search:
         before = args.before_context if args.before_context is not None else (args.context or 0)
         after = args.after_context if args.after_context is not None else (args.context or 0)
         if not context:
-            before = after = 0
+            before = 0
+            # rg's searcher keeps the after-context under -c/--count-matches: with -m, matching
+            # lines in the trailing context of the last counted line are counted too (r1380).
+            if not (self.mode in ("count", "count_matches") and args.max_count is not None):
+                after = 0
         one_file = is_one_file(paths, out) or use_stdin
         options = PrintOptions(
             with_filename=args.with_filename if args.with_filename is not None else not one_file,
@@ -192,7 +196,7 @@ class _Search:
             max_columns=args.max_columns,
             max_columns_preview=args.max_columns_preview,
             null=args.null,
-            context=bool(before or after),
+            context=context and bool(before or after),
             context_separator=args.context_separator,
             path_separator=args.path_separator,
             include_zero=args.include_zero,
@@ -233,7 +237,7 @@ class _Search:
             timeout=REGEX_TIMEOUT_SECONDS,
         )
         self.file_separator = (
-            args.context_separator if (before or after) and not args.heading else None
+            args.context_separator if context and (before or after) and not args.heading else None
         )
         # rg's single-threaded search ends the "--" between files like its other lines (so
         # "\r\n" under --crlf); its parallel one always with "\n".

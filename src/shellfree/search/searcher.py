@@ -468,7 +468,7 @@ def _search_lines(lines: _Lines, config: SearchConfig, result: FileResult) -> No
     _emit(lines, selected, config, result)
 
 
-def _emit(lines: _Lines, selected, config, result, block_spans=None) -> None:
+def _emit(lines: _Lines, selected, config, result, block_spans=None, multiline=False) -> None:
     """Turn selected (start, end) byte spans into reported lines, with context and breaks.
 
     A selected span covers one line, or in multiline mode a block of lines; *block_spans* then
@@ -538,15 +538,23 @@ def _emit(lines: _Lines, selected, config, result, block_spans=None) -> None:
             kind = "context"
             # rg (r1380): after the last counted match, trailing context may contain matching
             # lines (under -v: lines the regex does not match); they are printed as matches.
-            if next_selected is None and config.max_count is not None:
+            # Multi-line search prints them as context.
+            if next_selected is None and config.max_count is not None and not multiline:
                 if lines.line_matches(*span) != config.invert:
                     kind = "match"
+                    # Counted as well (-c, --count-matches); the JSON printer counts its lines.
+                    result.matched_lines += 1
+                    result.matches += (
+                        1 if config.invert or not config.submatches
+                        else len(lines.line_spans(*span)) or 1
+                    )
                 elif config.invert and not config.mmap and span[1] == end:
                     # Measured, not derived: when rg 15.1 streams a file, an unterminated last
                     # line in that context is printed as selected under -v even if the regex
                     # matches it (memory-mapped files print it as context), with its matches.
-                    # It counts as a matched line (-c, JSON matched_lines), not as a match.
+                    # It counts as a matched line (-c, JSON matched_lines).
                     result.matched_lines += 1
+                    result.matches += 1
                     add("match", *span, lines.line_spans(*span) if config.submatches else ())
                     pos = span[1] + 1
                     count += 1
@@ -618,8 +626,8 @@ def _search_multiline(lines: _Lines, config: SearchConfig, result: FileResult) -
         if config.max_count is not None:
             inverted = inverted[: config.max_count]
         result.matched_lines = result.matches = len(inverted)
-        _emit(lines, inverted, config, result)
+        _emit(lines, inverted, config, result, multiline=True)
         return
     # rg counts matches, not lines, for -c when the pattern can match a newline.
     result.matched_lines = result.matches = total
-    _emit(lines, byte_blocks, config, result, block_spans=spans_per_block)
+    _emit(lines, byte_blocks, config, result, block_spans=spans_per_block, multiline=True)
