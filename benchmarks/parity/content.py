@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import argparse
 import collections
-import datetime
 import os
-import platform
 import re
 import shlex
 import sys
@@ -31,7 +29,7 @@ from benchmarks.parity.content_cases import (
     content_case,
 )
 from benchmarks.parity.reference import find_reference_rg
-from benchmarks.parity.report import RunInfo, _fence
+from benchmarks.parity.report import RunInfo, _fence, header
 from benchmarks.parity.runner import (
     Comparison,
     Invocation,
@@ -167,15 +165,8 @@ def case_notes(case: ContentCase) -> str:
 def render(outcomes: Sequence[CaseOutcome], info: RunInfo) -> str:
     """Returns the whole Markdown report."""
     numbers = figures(outcomes)
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = [
-        "# shellfree parity report: content search (`rg PATTERN`)",
-        "",
-        f"- date: {now}",
-        f"- machine: {platform.node()} ({platform.platform()}, {os.cpu_count()} CPUs), Python {sys.version.split()[0]}",
-        f"- reference: {info.reference_version}",
-        f"- candidate: `{info.candidate}`",
-        f"- command: `{info.command}`",
+        *header("content search (`rg PATTERN`)", info),
         (
             f"- run seed: {info.run_seed}; content generator v{CONTENT_GENERATOR_VERSION}; jobs: {info.jobs};"
             f" wall time: {info.seconds:.1f} s"

@@ -30,6 +30,20 @@ class RunInfo:
     seconds: float
 
 
+def header(title: str, info: RunInfo) -> list[str]:
+    """The report's title and the lines that say when, where and against what it ran."""
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return [
+        f"# shellfree parity report: {title}",
+        "",
+        f"- date: {now}",
+        f"- machine: {platform.node()} ({platform.platform()}, {os.cpu_count()} CPUs), Python {sys.version.split()[0]}",
+        f"- reference: {info.reference_version}",
+        f"- candidate: `{info.candidate}`",
+        f"- command: `{info.command}`",
+    ]
+
+
 def _fence(text: str, lang: str = "") -> str:
     # A longer fence than any run of backticks inside keeps odd file names from closing the block.
     ticks = "`" * max(3, _max_backticks(text) + 1)
@@ -48,15 +62,8 @@ def render(outcomes: Sequence[CaseOutcome], info: RunInfo) -> str:
     """Returns the whole report as Markdown."""
     agree, total = agreement(outcomes)
     ratio = agree / total if total else 1.0
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = [
-        "# shellfree parity report: `rg --files` walk",
-        "",
-        f"- date: {now}",
-        f"- machine: {platform.node()} ({platform.platform()}, {os.cpu_count()} CPUs), Python {sys.version.split()[0]}",
-        f"- reference: {info.reference_version}",
-        f"- candidate: `{info.candidate}`",
-        f"- command: `{info.command}`",
+        *header("`rg --files` walk", info),
         f"- run seed: {info.run_seed}; generator v{GENERATOR_VERSION}; cases: {total}; jobs: {info.jobs};"
         f" wall time: {info.seconds:.1f} s",
         "",
