@@ -535,31 +535,26 @@ def _emit(lines: _Lines, selected, config, result, block_spans=None, multiline=F
                 break
             if span[0] in selected_starts:
                 break
-            kind = "context"
+            kind, spans = "context", None
             # rg (r1380): after the last counted match, trailing context may contain matching
-            # lines (under -v: lines the regex does not match); they are printed as matches.
-            # Multi-line search prints them as context.
+            # lines (under -v: lines the regex does not match); they are printed as matches and
+            # counted (-c, --count-matches; the JSON printer counts its own lines). Multi-line
+            # search prints them as context.
             if next_selected is None and config.max_count is not None and not multiline:
                 if lines.line_matches(*span) != config.invert:
                     kind = "match"
-                    # Counted as well (-c, --count-matches); the JSON printer counts its lines.
-                    result.matched_lines += 1
-                    result.matches += (
-                        1 if config.invert or not config.submatches
-                        else len(lines.line_spans(*span)) or 1
-                    )
                 elif config.invert and not config.mmap and span[1] == end:
                     # Measured, not derived: when rg 15.1 streams a file, an unterminated last
-                    # line in that context is printed as selected under -v even if the regex
-                    # matches it (memory-mapped files print it as context), with its matches.
-                    # It counts as a matched line (-c, JSON matched_lines).
+                    # line in that context is selected under -v even if the regex matches it
+                    # (memory-mapped files print it as context), and printed with its matches.
+                    kind = "match"
+                    spans = lines.line_spans(*span) if config.submatches else ()
+                if kind == "match":
+                    if spans is None and config.submatches and not config.invert:
+                        spans = lines.line_spans(*span)
                     result.matched_lines += 1
-                    result.matches += 1
-                    add("match", *span, lines.line_spans(*span) if config.submatches else ())
-                    pos = span[1] + 1
-                    count += 1
-                    continue
-            add(kind, *span)
+                    result.matches += 1 if config.invert or not spans else len(spans)
+            add(kind, *span, spans)
             pos = span[1] + 1
             count += 1
 
