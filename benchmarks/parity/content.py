@@ -3,7 +3,7 @@ through rg 15.1 and ``shellfree rg``, and writes a Markdown report with two agre
 
 ``--cases N --seed S`` runs N cases from :func:`~benchmarks.parity.content_cases.content_case`;
 ``--case SEED`` replays one verbosely (``--shrink`` also minimises it). It reuses the walk harness's
-runner, batch, shrink and report modules (``report._fence`` too, rather than a copy of it); what
+runner, batch, shrink and report modules (``report.fence`` too, rather than a copy of it); what
 is added here is JSON timing normalisation
 (:class:`ContentRunner`), the classification of documented disagreements (:func:`known_class`) and
 a report that gives the agreement with and without Unicode-table edge cases.
@@ -29,7 +29,7 @@ from benchmarks.parity.content_cases import (
     content_case,
 )
 from benchmarks.parity.reference import find_reference_rg
-from benchmarks.parity.report import RunInfo, _fence, header
+from benchmarks.parity.report import RunInfo, fence, header
 from benchmarks.parity.runner import (
     Comparison,
     Invocation,
@@ -204,8 +204,8 @@ def render(outcomes: Sequence[CaseOutcome], info: RunInfo) -> str:
         for o in members[:FULL_PER_SIGNATURE]:
             text = "\n".join([describe(o, with_tree=False, full_outputs=True), first_difference(o.comparison),
                               case_notes(o.case)])  # type: ignore[arg-type]
-            out += [f"#### seed {o.comparison.seed}", "", _fence(text), "", "Replay script:", "",
-                    _fence(o.case.to_shell(), "bash"), ""]
+            out += [f"#### seed {o.comparison.seed}", "", fence(text), "", "Replay script:", "",
+                    fence(o.case.to_shell(), "bash"), ""]
         if len(members) > FULL_PER_SIGNATURE:
             rest = ", ".join(str(o.comparison.seed) for o in members[FULL_PER_SIGNATURE:])
             out += [f"Also: {rest}", ""]

@@ -44,7 +44,8 @@ def header(title: str, info: RunInfo) -> list[str]:
     ]
 
 
-def _fence(text: str, lang: str = "") -> str:
+def fence(text: str, lang: str = "") -> str:
+    """*text* as a Markdown code block."""
     # A longer fence than any run of backticks inside keeps odd file names from closing the block.
     ticks = "`" * max(3, _max_backticks(text) + 1)
     return f"{ticks}{lang}\n{text.rstrip()}\n{ticks}"
@@ -84,8 +85,8 @@ def render(outcomes: Sequence[CaseOutcome], info: RunInfo) -> str:
             out.append(f"| {count} | {label.replace('|', '&#124;')} | {first[label]} |")
         out += ["", "## Every disagreement", ""]
         for o in disagreements:
-            out += [f"### seed {o.comparison.seed}", "", _fence(describe(o, with_tree=False, full_outputs=True)), ""]
-            out += ["Replay script:", "", _fence(o.case.to_shell(), "bash"), ""]
+            out += [f"### seed {o.comparison.seed}", "", fence(describe(o, with_tree=False, full_outputs=True)), ""]
+            out += ["Replay script:", "", fence(o.case.to_shell(), "bash"), ""]
     else:
         out += ["No disagreements.", ""]
     return "\n".join(out)

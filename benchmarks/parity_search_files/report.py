@@ -16,6 +16,7 @@ import sys
 from dataclasses import dataclass
 from typing import Sequence
 
+from benchmarks.parity.report import fence
 from benchmarks.parity_search_files.runner import Outcome
 
 __all__ = ["RunInfo", "agreement", "render", "signature"]
@@ -44,20 +45,6 @@ def signature(outcome: Outcome) -> str:
             keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
             return ", ".join(keys) or "key order"
     return "none"
-
-
-def _fence(text: str, lang: str = "") -> str:
-    longest = max((len(run) for run in text.split("\n") if set(run) == {"`"}), default=0)
-    ticks = "`" * max(3, longest + 1, _longest_backticks(text) + 1)
-    return f"{ticks}{lang}\n{text.rstrip()}\n{ticks}"
-
-
-def _longest_backticks(text: str) -> int:
-    best = run = 0
-    for ch in text:
-        run = run + 1 if ch == "`" else 0
-        best = max(best, run)
-    return best
 
 
 def _pretty(text: str) -> str:
@@ -102,11 +89,11 @@ def render(outcomes: Sequence[Outcome], info: RunInfo) -> str:
             + (f", sent {case.repeat} times (call {first + 1} differs)" if case.repeat > 1 else ""),
             f"- replay: `python -m benchmarks.parity_search_files --case {case.seed}`",
             "",
-            _fence(diff, "diff"),
+            fence(diff, "diff"),
             "",
             "<details><summary>tree (bash, run in an empty directory)</summary>",
             "",
-            _fence(outcome.tree.tree.to_shell(), "bash"),
+            fence(outcome.tree.tree.to_shell(), "bash"),
             "",
             "</details>",
             "",
