@@ -8,58 +8,115 @@ import sys
 
 import pytest
 
-from shellfree.rgcli.parallel import _batches, evaluate_in_workers
+from shellfree.rgcli.flags import parse_args
+from shellfree.rgcli.parallel import _batches, map_in_workers, split_walk
+from shellfree.rgcli.run import Invocation, walk_options
+from shellfree.search.walk import Subtree, Walker
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
 
 def test_batches_cover_every_item_once():
     for count in (1, 7, 256, 1001, 50_000, 123_457):
-        batches = _batches(count, 2)
-        assert [i for b in batches for i in b] == list(range(count))
-        assert len(batches) <= 1000
+        for every in (1, 97, 1000):
+            heavy = [i % every == 3 for i in range(count)]
+            batches = _batches(heavy, 2)
+            assert [i for b in batches for i in b] == list(range(count))
+            assert len(batches) <= 1000
+            if sum(heavy) < 400:
+                # A heavy item (a subtree) has a batch of its own while the pipe has room.
+                assert all(len(b) == 1 or not any(heavy[i] for i in b) for b in batches)
 
 
 def test_results_come_back_in_item_order():
     items = list(range(3000))
-    assert list(evaluate_in_workers(items, lambda x: x * x, 2)) == [x * x for x in items]
+    results = list(map_in_workers(items, lambda x: [x, -x] if x % 3 else [], 2, [x % 500 == 0 for x in items]))
+    assert results == [y for x in items if x % 3 for y in (x, -x)]
 
 
 def test_a_worker_failure_is_reported():
-    def evaluate(x):
+    def work(x):
         if x == 1234:
             raise ValueError("boom")
-        return x
+        return [x]
 
     with pytest.raises(RuntimeError, match="boom"):
-        list(evaluate_in_workers(list(range(2000)), evaluate, 2))
+        list(map_in_workers(list(range(2000)), work, 2, [False] * 2000))
 
 
 def _tree(root):
     for i in range(600):
-        d = root / f"d{i % 7}" / f"s{i % 3}"
+        d = root / f"d{i % 7}" / f"s{i % 3}" / f"t{i % 2}"
         d.mkdir(parents=True, exist_ok=True)
         body = "".join(f"line {j} {'needle' if (i + j) % 11 == 0 else 'hay'} {i}\n" for j in range(20))
         if i % 50 == 0:
             body += "bin\0ary needle\n"
         (d / f"f{i}.txt").write_text(body)
+        if i % 5 == 0:
+            (root / f"top{i}.txt").write_text(body)
     (root / ".ignore").write_text("d3/\n")
+    # Rules deep in a subtree a worker walks, and a repository that scopes .gitignore.
+    (root / ".git").mkdir()
+    (root / "d1" / ".gitignore").write_text("f1*.txt\n!f15.txt\n")
+    (root / "d2" / "s1" / ".ignore").write_text("t0/\n")
+    (root / "d4" / "s0" / ".hidden.txt").write_text("needle hidden\n")
+    # Messages found by a worker (with -L): a dangling link and a loop, deep in subtrees.
+    (root / "d5" / "s2" / "t1" / "dangling").symlink_to(root / "nowhere")
+    (root / "d6" / "s1" / "t0" / "loop").symlink_to(root / "d6")
+
+
+def _split_then_walk(walker, units):
+    for unit in units:
+        if isinstance(unit, Subtree):
+            yield from _split_then_walk(walker, walker.walk_subtree(unit))
+        else:
+            yield unit
+
+
+@pytest.mark.parametrize("workers", [2, 8])
+def test_split_walk_units_walk_to_the_serial_walk(tmp_path, workers):
+    _tree(tmp_path)
+    args = parse_args([b"needle"])
+    out = Invocation(None, None, False, cwd=str(tmp_path))
+    walker = Walker(walk_options(args, [], out), cwd=str(tmp_path))
+    units = split_walk(walker, None, workers)
+    assert units is not None
+    # Two workers want 16 subtrees, which this tree has at depth 2; eight want 64, which it
+    # does not have, so the parent walks it all.
+    assert any(isinstance(u, Subtree) for u in units) == (workers == 2)
+    assert list(_split_then_walk(walker, units)) == list(walker.walk(None))
+
+
+def test_split_walk_declines_a_small_tree(tmp_path):
+    for i in range(20):
+        (tmp_path / f"d{i % 3}").mkdir(exist_ok=True)
+        (tmp_path / f"d{i % 3}" / f"f{i}").write_text("x\n")
+    args = parse_args([b"x"])
+    out = Invocation(None, None, False, cwd=str(tmp_path))
+    walker = Walker(walk_options(args, [], out), cwd=str(tmp_path))
+    assert split_walk(walker, None, 2) is None
 
 
 @pytest.mark.parametrize(
     "args",
-    [["-n", "needle"], ["-c", "needle"], ["-l", "ne+dle"], ["-n", "-C1", "needle"], ["-o", "-b", "n\\w+"]],
+    [["-n", "needle"], ["-c", "needle"], ["-l", "ne+dle"], ["-n", "-C1", "needle"], ["-o", "-b", "n\\w+"],
+     ["-L", "-n", "needle"], ["--files"], ["-L", "--files"]],
 )
-def test_parallel_output_equals_serial_output(tmp_path, args):
+def test_parallel_output_equals_serial_output(tmp_path, args, reference_rg):
     _tree(tmp_path)
 
-    def run(*extra):
+    def run(*command):
         return subprocess.run(
-            [sys.executable, "-m", "shellfree", "rg", *extra, *args],
-            cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True, check=False,
+            [*command, *args], cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True,
+            check=False,
         )
 
-    serial, parallel = run("-j1"), run("-j2")
-    assert parallel.returncode == serial.returncode == 0
+    shellfree = (sys.executable, "-m", "shellfree", "rg")
+    serial, parallel = run(*shellfree, "-j1"), run(*shellfree, "-j2")
+    assert parallel.returncode == serial.returncode == (2 if "-L" in args else 0)
     assert parallel.stdout == serial.stdout
-    assert parallel.stderr == serial.stderr
+    # rg words some walk errors differently with one thread than with several, and its own
+    # threads print them in any order: compare with its multi-threaded run, as sets.
+    rg = run(reference_rg, "-j2")
+    assert sorted(parallel.stderr.splitlines()) == sorted(rg.stderr.splitlines())
+    assert sorted(parallel.stdout.splitlines()) == sorted(rg.stdout.splitlines())

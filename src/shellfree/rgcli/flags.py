@@ -8,7 +8,8 @@ Only the flags shellfree implements are known; any other is "unrecognized", as i
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+
+from shellfree._record import Factory, Record
 from typing import Callable
 
 __all__ = ["RgArgs", "UsageError", "parse_args", "supported_flags"]
@@ -18,13 +19,12 @@ class UsageError(ValueError):
     """A command line rg would refuse; ``str`` is the message after ``rg: `` (exit 2)."""
 
 
-@dataclass
-class RgArgs:
+class RgArgs(Record, mutable=True):
     """The command line as typed, after rg's override rules (later flags win)."""
 
-    positional: list[bytes] = field(default_factory=list)
-    patterns: list[str] = field(default_factory=list)  # from -e
-    pattern_files: list[bytes] = field(default_factory=list)  # from -f
+    positional: list[bytes] = Factory(list)
+    patterns: list[str] = Factory(list)  # from -e
+    pattern_files: list[bytes] = Factory(list)  # from -f
     files: bool = False
     hidden: bool = False
     follow: bool = False
@@ -36,10 +36,10 @@ class RgArgs:
     no_ignore_parent: bool = False
     no_ignore_files: bool = False
     no_require_git: bool = False
-    ignore_files: list[bytes] = field(default_factory=list)
+    ignore_files: list[bytes] = Factory(list)
     ignore_file_case_insensitive: bool = False
     unrestricted: int = 0  # how many times -u was given
-    globs: list[tuple[str, bool]] = field(default_factory=list)  # (glob, --iglob)
+    globs: list[tuple[str, bool]] = Factory(list)  # (glob, --iglob)
     glob_case_insensitive: bool = False
     sort: str | None = None  # "path", "modified", "accessed", "created"
     sort_reverse: bool = False

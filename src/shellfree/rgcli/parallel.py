@@ -1,12 +1,14 @@
-"""Search files in forked worker processes and hand back their outcomes in walk order.
+"""Run work units in forked worker processes and hand back their results in unit order.
 
 Threads do not help a pure-Python search (perf-study §5.5: the per-file work holds the GIL), and
 ``multiprocessing`` costs 20-60 ms to import and start; raw ``os.fork`` costs a few. The parent
-has already walked the tree, so every worker inherits the file list and the compiled matcher
-copy-on-write. Batch numbers go into one pipe as 4-byte records, which a read takes atomically,
-so idle workers pull the next batch (dynamic load balancing); each worker writes its outcomes,
-pickled and length-prefixed, to its own pipe. The parent buffers early batches and yields the
-outcomes strictly in batch order, so the output is exactly the serial output.
+has walked the top of the tree into units (files, messages, and deferred subtrees that the
+workers walk themselves, perf-study §5.6), so every worker inherits the unit list and the
+compiled matcher copy-on-write. Batch numbers go into one pipe as 4-byte records, which a read
+takes atomically, so idle workers pull the next batch (dynamic load balancing); each worker
+writes its results, pickled and length-prefixed, to its own pipe. The parent buffers early
+batches and yields the results strictly in batch order, so the output is exactly the serial
+output.
 
 Only the command-line process uses this (see ``Invocation.may_fork``): forking a host that has
 threads is unsafe.
@@ -21,7 +23,9 @@ import struct
 import traceback
 from typing import Callable, Iterator, Sequence, TypeVar
 
-__all__ = ["evaluate_in_workers"]
+from shellfree.search.walk import Subtree, Walker
+
+__all__ = ["map_in_workers", "split_walk"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -34,16 +38,35 @@ _MAX_BATCHES = 1000
 _MAX_BATCH = 64
 
 
-def _batches(count: int, workers: int) -> list[range]:
-    # About eight batches per worker keep a slow subtree from idling the others; batches stay
-    # small enough to balance, and never more numerous than the task pipe can hold.
-    size = min(-(-count // (workers * 8)), _MAX_BATCH)
-    size = max(size, -(-count // _MAX_BATCHES), 1)
-    return [range(i, min(i + size, count)) for i in range(0, count, size)]
+def _batches(heavy: Sequence[bool], workers: int) -> list[range]:
+    """Consecutive units grouped into batches: a heavy unit (a subtree) alone, light ones (one
+    file each) up to a size that gives about eight batches per worker, so a slow batch does
+    not idle the others, and never more batches than the task pipe holds (past that, heavy
+    units are grouped too)."""
+    count = len(heavy)
+    size = max(1, min(-(-count // (workers * 8)), _MAX_BATCH))
+    isolate = sum(heavy) < _MAX_BATCHES // 2
+    while True:
+        batches: list[range] = []
+        start = 0
+        for i, is_heavy in enumerate(heavy):
+            alone = isolate and is_heavy
+            if alone or i - start >= size:
+                if i > start:
+                    batches.append(range(start, i))
+                start = i
+            if alone:
+                batches.append(range(i, i + 1))
+                start = i + 1
+        if start < count:
+            batches.append(range(start, count))
+        if len(batches) <= _MAX_BATCHES:
+            return batches
+        size *= 2
 
 
 def _worker(
-    items: Sequence[T], batches: list[range], evaluate: Callable[[T], R], tasks: int, out: int
+    items: Sequence[T], batches: list[range], work: Callable[[T], list], tasks: int, out: int
 ) -> None:
     """Body of a forked worker: pull batch numbers until the task pipe is empty."""
     while True:
@@ -52,7 +75,10 @@ def _worker(
             return
         (index,) = _INDEX.unpack(record)
         try:
-            payload = pickle.dumps((index, [evaluate(items[i]) for i in batches[index]]), 5)
+            results = []
+            for i in batches[index]:
+                results.extend(work(items[i]))
+            payload = pickle.dumps((index, results), 5)
         except BaseException:  # report any failure to the parent rather than dying silently
             payload = pickle.dumps((index, traceback.format_exc()), 5)
         view = memoryview(_FRAME.pack(len(payload)) + payload)
@@ -61,14 +87,15 @@ def _worker(
             view = view[written:]
 
 
-def evaluate_in_workers(
-    items: Sequence[T], evaluate: Callable[[T], R], workers: int
+def map_in_workers(
+    items: Sequence[T], work: Callable[[T], list[R]], workers: int, heavy: Sequence[bool]
 ) -> Iterator[R]:
-    """``evaluate(item)`` for every item, computed in *workers* forked processes, yielded in
-    the order of *items*. A worker's exception is re-raised in the parent as RuntimeError."""
+    """The results of ``work(item)`` (a list each) for every item, computed in *workers*
+    forked processes and yielded in the order of *items*; ``heavy[i]`` marks an item that gets
+    a batch of its own. A worker's exception is re-raised in the parent as RuntimeError."""
     if not items:
         return
-    batches = _batches(len(items), workers)
+    batches = _batches(heavy, workers)
     task_read, task_write = os.pipe()
     os.write(task_write, b"".join(_INDEX.pack(i) for i in range(len(batches))))
     os.close(task_write)
@@ -82,7 +109,7 @@ def evaluate_in_workers(
                 os.close(read_end)
                 for other in pipes:
                     os.close(other)
-                _worker(items, batches, evaluate, task_read, write_end)
+                _worker(items, batches, work, task_read, write_end)
             except BaseException:
                 status = 1
             finally:
@@ -136,3 +163,38 @@ def _collect(pipes: dict[int, int], count: int) -> Iterator:
                 os.waitpid(pid, 0)
             except ChildProcessError:
                 pass
+
+
+#: Below this many files, forking workers costs more than it saves.
+_PARALLEL_MIN_FILES = 256
+#: How deep the parent walks before it hands subtrees to the workers, at most.
+_MAX_SPLIT_DEPTH = 4
+
+
+def split_walk(walker: Walker, roots: Sequence[bytes] | None, workers: int) -> list | None:
+    """The walk cut into units for *workers* forked workers: files and messages found near the
+    top, and :class:`Subtree` units the workers walk themselves (walking is a third of a
+    search's time, perf-study §4). The parent goes one level deeper while there are fewer than
+    eight subtrees per worker. None when the tree is too small to be worth forking for; the
+    caller then walks serially (the parent's listings are not reused, which costs a small
+    tree next to nothing)."""
+    units = list(walker.walk(roots, split_depth=1))
+    depth = 1
+    while True:
+        subtrees = sum(1 for unit in units if isinstance(unit, Subtree))
+        # A subtree's listing length is a floor for the files below it.
+        estimate = sum(len(u.listing) if isinstance(u, Subtree) else 1 for u in units)
+        enough = subtrees >= 8 * workers and estimate >= _PARALLEL_MIN_FILES
+        if subtrees == 0 or enough or depth >= _MAX_SPLIT_DEPTH:
+            break
+        depth += 1
+        deeper: list = []
+        for unit in units:
+            if isinstance(unit, Subtree):
+                deeper.extend(walker.walk_subtree(unit, split_depth=unit.depth))
+            else:
+                deeper.append(unit)
+        units = deeper
+    if estimate < _PARALLEL_MIN_FILES:
+        return None
+    return units

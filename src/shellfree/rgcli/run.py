@@ -128,6 +128,46 @@ def _components(path: bytes) -> list[bytes]:
     return head + [p for i, p in enumerate(parts) if p and (p != b"." or i == 0)]
 
 
+def worker_count(args: RgArgs, paths: list[bytes], use_stdin: bool, out: Invocation) -> int:
+    """How many forked workers walk and search: 1 (serial) unless this is the command-line
+    process on a POSIX system with more than one core, the order is free (no --sort; the
+    workers' results are still emitted in walk order) and the output needs no run-wide
+    state (--json statistics) or early stop (-q)."""
+    if not out.may_fork or not hasattr(os, "fork") or sys.platform in ("darwin", "win32"):
+        return 1
+    if args.sort is not None or args.quiet or args.mode == "json" or use_stdin:
+        return 1
+    if is_one_file(paths, out):
+        return 1
+    threads = args.threads or min(os.cpu_count() or 1, 12)
+    return max(1, threads)
+
+
+def _walk_in_workers(walker: Walker, paths: list[bytes], workers: int) -> Iterable | None:
+    """The walk's events, with the subtrees below the top walked by forked workers (which
+    send back bare paths: a walked file is never explicit). None for a small tree."""
+    from shellfree.rgcli.parallel import map_in_workers, split_walk
+    from shellfree.search.walk import Subtree
+
+    units = split_walk(walker, paths or None, workers)
+    if units is None:
+        return None
+
+    def work(unit) -> list:
+        if isinstance(unit, Subtree):
+            return [
+                event.path if isinstance(event, Haystack) else event
+                for event in walker.walk_subtree(unit)
+            ]
+        return [unit]
+
+    heavy = [isinstance(unit, Subtree) for unit in units]
+    return (
+        Haystack(event, False) if isinstance(event, bytes) else event
+        for event in map_in_workers(units, work, workers, heavy)
+    )
+
+
 def _run_files(args: RgArgs, out: Invocation) -> int:
     paths = list(args.positional)
     try:
@@ -137,7 +177,14 @@ def _run_files(args: RgArgs, out: Invocation) -> int:
     terminator = b"\0" if args.null else b"\n"
     separator = args.path_separator
     matched = False
-    haystacks = _haystacks(walker.walk(paths or None), out)
+    events = None
+    workers = worker_count(args, paths, False, out)
+    if workers > 1 and not args.quiet:
+        out.stdout.flush()  # nothing buffered may be duplicated into the workers
+        events = _walk_in_workers(walker, paths, workers)
+    if events is None:
+        events = walker.walk(paths or None)
+    haystacks = _haystacks(events, out)
     for haystack in _sorted(haystacks, args, out):
         matched = True
         if args.quiet:

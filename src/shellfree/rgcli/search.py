@@ -6,11 +6,11 @@ import os
 import stat
 import sys
 import time
-from dataclasses import dataclass, replace
 from typing import BinaryIO
 
+from shellfree._record import Record, replace
 from shellfree.rgcli.flags import RgArgs
-from shellfree.rgcli.run import Invocation, is_one_file, walk_options
+from shellfree.rgcli.run import Invocation, is_one_file, walk_options, worker_count
 from shellfree.search.errors import GlobError, os_error_text
 from shellfree.search.printer import PrintOptions, StandardPrinter, SummaryPrinter
 from shellfree.search.searcher import (
@@ -21,7 +21,7 @@ from shellfree.search.searcher import (
     SearchTimeout,
     search_bytes,
 )
-from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
+from shellfree.search.walk import Haystack, Subtree, WalkMessage, WalkOptions, Walker
 
 __all__ = ["run_search", "NOTHING_SEARCHED"]
 
@@ -146,17 +146,44 @@ def _stdout_identity(stream: BinaryIO) -> tuple[int, int] | None:
     return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
 
 
-@dataclass(frozen=True)
 class Outcome:
-    """What searching one file produced: its output, and what it means for the exit status."""
+    """What searching one file produced: its output, and what it means for the exit status.
 
-    searched: bool = False
-    matched: bool = False
-    chunk: bytes = b""
-    # Whether the chunk begins with a line; rg's "--" between files precedes a line only.
-    starts_with_line: bool = True
-    json: bytes = b""
-    errors: tuple[str, ...] = ()
+    *starts_with_line*: whether the chunk begins with a line; rg's "--" between files precedes
+    a line only. Written out rather than a Record: one is made per file.
+    """
+
+    __slots__ = ("searched", "matched", "chunk", "starts_with_line", "json", "errors")
+
+    def __init__(
+        self,
+        searched: bool = False,
+        matched: bool = False,
+        chunk: bytes = b"",
+        starts_with_line: bool = True,
+        json: bytes = b"",
+        errors: tuple[str, ...] = (),
+    ) -> None:
+        self.searched = searched
+        self.matched = matched
+        self.chunk = chunk
+        self.starts_with_line = starts_with_line
+        self.json = json
+        self.errors = errors
+
+    def _values(self) -> tuple:
+        return (self.searched, self.matched, self.chunk, self.starts_with_line, self.json,
+                self.errors)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Outcome):
+            return NotImplemented
+        return self._values() == other._values()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "Outcome(searched=%r, matched=%r, chunk=%r, starts_with_line=%r, json=%r, errors=%r)" % self._values()
 
 
 _SKIPPED = Outcome()
@@ -388,26 +415,31 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
         return out.fatal(str(err))
     command = _Search(args, out, paths, use_stdin, options)
     roots = paths if paths else ([b"-"] if use_stdin else None)
-    workers = _parallelism(args, paths, use_stdin, out)
+    workers = worker_count(args, paths, use_stdin, out)
     if workers > 1:
-        from shellfree.rgcli.parallel import evaluate_in_workers
+        from shellfree.rgcli.parallel import map_in_workers, split_walk
 
-        haystacks = []
-        for event in walker.walk(roots):
-            if isinstance(event, WalkMessage):
-                out.message(event.text, error=event.is_error)
-            else:
-                haystacks.append(event)
-        if len(haystacks) < _PARALLEL_MIN_FILES:
-            outcomes = (command.evaluate(h, matcher, None) for h in haystacks)
-        else:
+        units = split_walk(walker, roots, workers)
+        if units is not None:
+            def work(unit) -> list:
+                if isinstance(unit, Subtree):
+                    return [
+                        event if isinstance(event, WalkMessage)
+                        else _compact(command.evaluate(event, matcher, None))
+                        for event in walker.walk_subtree(unit)
+                    ]
+                if isinstance(unit, WalkMessage):
+                    return [unit]
+                return [_compact(command.evaluate(unit, matcher, None))]
+
             out.stdout.flush()  # nothing buffered may be duplicated into the workers
-            outcomes = evaluate_in_workers(
-                haystacks, lambda h: command.evaluate(h, matcher, None), workers
-            )
-        for outcome in outcomes:
-            command.emit(outcome)
-        return command.finish(implicit_root=not paths and not use_stdin)
+            heavy = [isinstance(unit, Subtree) for unit in units]
+            for result in map_in_workers(units, work, workers, heavy):
+                if isinstance(result, WalkMessage):
+                    out.message(result.text, error=result.is_error)
+                else:
+                    command.emit(_SEARCHED_NOTHING if result is None else result)
+            return command.finish(implicit_root=not paths and not use_stdin)
     for event in walker.walk(roots):
         if isinstance(event, WalkMessage):
             out.message(event.text, error=event.is_error)
@@ -416,20 +448,10 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
     return command.finish(implicit_root=not paths and not use_stdin)
 
 
-#: Below this many files, forking workers costs more than it saves.
-_PARALLEL_MIN_FILES = 256
+_SEARCHED_NOTHING = Outcome(searched=True)
 
 
-def _parallelism(args: RgArgs, paths: list[bytes], use_stdin: bool, out: "Invocation") -> int:
-    """How many forked workers search files: 1 (serial) unless this is the command-line
-    process on a POSIX system with more than one core, the order is free (no --sort; the
-    workers' outcomes are still emitted in walk order) and the output needs no run-wide
-    state (--json statistics) or early stop (-q)."""
-    if not out.may_fork or not hasattr(os, "fork") or sys.platform in ("darwin", "win32"):
-        return 1
-    if args.sort is not None or args.quiet or args.mode == "json" or use_stdin:
-        return 1
-    if is_one_file(paths, out):
-        return 1
-    threads = args.threads or min(os.cpu_count() or 1, 12)
-    return max(1, threads)
+def _compact(outcome: Outcome) -> Outcome | None:
+    # Most files of a tree match nothing; None pickles to one byte on the way back from a
+    # worker, a dataclass to about eighty.
+    return None if outcome == _SEARCHED_NOTHING else outcome

@@ -21,8 +21,8 @@ so ``?`` matches one byte and ``[é]`` is the class of the two bytes of ``é``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from shellfree._record import Record
 from shellfree.search.errors import GlobError
 
 __all__ = ["GlobTokens", "parse_glob", "glob_to_regex"]
@@ -41,8 +41,7 @@ ALT = "alt"
 Token = tuple  # (kind, payload)
 
 
-@dataclass(frozen=True)
-class GlobTokens:
+class GlobTokens(Record):
     """A parsed glob: its tokens, and the glob text as given (kept for error messages)."""
 
     glob: str

@@ -21,9 +21,9 @@ rules, and no per-path pathspec call (perf-study §4: 0.3–0.5 µs per path aga
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from shellfree._record import Record
 from shellfree.search.errors import GlobError
 from shellfree.search.glob import (
     ALT,
@@ -57,8 +57,7 @@ _NAME_REGEX = "name_regex"  # any other glob that only looks at the basename
 _PATH_REGEX = "path_regex"  # globs that look at directories too
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(Record):
     """One compiled rule: what it was written as, what it decides, and how it is tested."""
 
     original: str
@@ -186,8 +185,7 @@ def _parse_line(line: str) -> tuple[str, bool, bool, str] | None:
     return original, whitelist, dir_only, glob
 
 
-@dataclass(frozen=True)
-class RuleSet:
+class RuleSet(Record):
     """The compiled rules of one ignore file (or one set of overrides).
 
     ``matched(path, is_dir)`` takes the path relative to the rule file's directory, as bytes

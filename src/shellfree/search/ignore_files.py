@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 
+from shellfree._record import Record
 from shellfree.search.errors import os_error_text
 from shellfree.search.ignore import EMPTY, RuleSet, compile_rules, read_rule_lines
 
@@ -22,8 +22,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class LoadedRules:
+class LoadedRules(Record):
     """Rules read from one file, and the warning text rg prints for it (``""`` if none)."""
 
     rules: RuleSet

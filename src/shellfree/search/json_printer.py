@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import base64
 import json
-from dataclasses import dataclass
 
+from shellfree._record import Record
 from shellfree.search.searcher import FileResult
 
 __all__ = ["JsonStats", "JsonPrinter"]
@@ -37,8 +37,7 @@ def _elapsed(seconds: float, sorted_keys: bool = False) -> dict:
     return {"secs": secs, "nanos": nanos, "human": human}
 
 
-@dataclass
-class JsonStats:
+class JsonStats(Record, mutable=True):
     """Totals over all files, for the summary message."""
 
     elapsed: float = 0.0

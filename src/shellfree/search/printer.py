@@ -8,15 +8,14 @@ time and return the bytes to write; neither searches.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from shellfree._record import Record
 from shellfree.search.searcher import FileResult, Line
 
 __all__ = ["PrintOptions", "StandardPrinter", "SummaryPrinter"]
 
 
-@dataclass(frozen=True)
-class PrintOptions:
+class PrintOptions(Record):
     """Output flags, after rg's defaults for piped output have been applied."""
 
     with_filename: bool = False
@@ -62,6 +61,9 @@ class StandardPrinter:
         # which it does on piped output only for --column (and -o, handled per match).
         self._per_match = options.column and not options.invert
         self._terminator = b"\r\n" if options.crlf else b"\n"
+        # Lines that need neither a column, a byte offset nor a --max-columns check are
+        # printed by a short path in print_file (most searches print only such lines).
+        self._plain = not (options.column or options.byte_offset or options.max_columns)
         #: Whether the last printed file counted as matching (see print_file).
         self.last_matched = False
         #: Whether the last printed file's output began with a line (not a binary notice).
@@ -81,6 +83,18 @@ class StandardPrinter:
         binary_offset = result.binary_offset
         matched = False
         wrote_line = False
+        plain = self._plain
+        # Only -U reports blocks of several lines as one Line.
+        single_lines = not opts.multiline
+        if plain:
+            numbered = opts.line_number
+            terminator = self._terminator
+            if prefix_path is None:
+                match_lead = context_lead = b""
+            elif opts.null:
+                match_lead = context_lead = prefix_path + b"\0"
+            else:
+                match_lead, context_lead = prefix_path + b":", prefix_path + b"-"
         for line in result.lines:
             if line is None:
                 if opts.context_separator is not None:
@@ -101,6 +115,16 @@ class StandardPrinter:
             # lines the regex matches carry spans.
             if opts.only_matching and line.spans and (line.kind == "match" or opts.invert):
                 self._only_matching(out, prefix_path, line)
+            elif plain and (single_lines or line.text.find(b"\n", 0, len(line.text) - 1) < 0):
+                # One line (not a multi-line block): what _line would print, inlined.
+                text = line.text
+                if text[-1:] != b"\n":
+                    text += terminator
+                if line.kind == "match":
+                    lead = match_lead + b"%d:" % line.number if numbered else match_lead
+                else:
+                    lead = context_lead + b"%d-" % line.number if numbered else context_lead
+                out.append(lead + text)
             else:
                 self._line(out, prefix_path, line)
         self.last_matched = matched

@@ -10,8 +10,9 @@ line up (``é\\y`` puts the caret under the ``\\``, not two columns later).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Optional, Union
+
+from shellfree._record import Factory, Record
 
 __all__ = [
     "Span", "Literal", "Dot", "Assertion", "ClassPerl", "ClassUnicode", "ClassAscii", "ClassRange",
@@ -36,16 +37,14 @@ _SPECIAL_WORD = {"start": "word_start", "end": "word_end",
 _FLAGS = frozenset("imsUuRx")
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(Record):
     """Half-open range ``[start, end)`` of character offsets into the pattern."""
 
     start: int
     end: int
 
 
-@dataclass(frozen=True)
-class Literal:
+class Literal(Record):
     """One character; ``kind`` is verbatim/meta/superfluous/special/hex (how it was written)."""
 
     span: Span
@@ -53,23 +52,20 @@ class Literal:
     kind: str = "verbatim"
 
 
-@dataclass(frozen=True)
-class Dot:
+class Dot(Record):
     """``.``"""
 
     span: Span
 
 
-@dataclass(frozen=True)
-class Assertion:
+class Assertion(Record):
     """``^ $ \\A \\z \\b \\B \\< \\> \\b{…}``; ``kind`` is e.g. ``start_line`` or ``word_end_half``."""
 
     span: Span
     kind: str
 
 
-@dataclass(frozen=True)
-class ClassPerl:
+class ClassPerl(Record):
     """``\\d \\s \\w`` (``kind`` is ``d``/``s``/``w``) and their negations."""
 
     span: Span
@@ -77,8 +73,7 @@ class ClassPerl:
     negated: bool
 
 
-@dataclass(frozen=True)
-class ClassUnicode:
+class ClassUnicode(Record):
     """``\\pL``, ``\\p{Greek}``, ``\\p{gc=Lu}``, ``\\P{…}``, ``\\p{sc!=Latn}``: the raw name/value."""
 
     span: Span
@@ -88,8 +83,7 @@ class ClassUnicode:
     op: str = ""                  # "", "=", ":" or "!="
 
 
-@dataclass(frozen=True)
-class ClassAscii:
+class ClassAscii(Record):
     """``[:alpha:]`` / ``[:^alpha:]`` inside brackets."""
 
     span: Span
@@ -97,8 +91,7 @@ class ClassAscii:
     negated: bool
 
 
-@dataclass(frozen=True)
-class ClassRange:
+class ClassRange(Record):
     """``a-z`` inside brackets."""
 
     span: Span
@@ -106,16 +99,14 @@ class ClassRange:
     end: Literal
 
 
-@dataclass(frozen=True)
-class ClassUnion:
+class ClassUnion(Record):
     """Adjacent items inside brackets."""
 
     span: Span
     items: tuple
 
 
-@dataclass(frozen=True)
-class ClassBinaryOp:
+class ClassBinaryOp(Record):
     """``&&`` / ``--`` / ``~~`` (``kind`` is the operator text); left-associative, one precedence."""
 
     span: Span
@@ -124,8 +115,7 @@ class ClassBinaryOp:
     rhs: "ClassSet"
 
 
-@dataclass(frozen=True)
-class ClassBracketed:
+class ClassBracketed(Record):
     """``[…]`` / ``[^…]``."""
 
     span: Span
@@ -136,16 +126,14 @@ class ClassBracketed:
 ClassSet = Union[ClassUnion, ClassBinaryOp]
 
 
-@dataclass(frozen=True)
-class FlagItem:
+class FlagItem(Record):
     """One flag letter, or ``-`` (``kind == "-"``)."""
 
     span: Span
     kind: str
 
 
-@dataclass(frozen=True)
-class Repetition:
+class Repetition(Record):
     """``?``, ``*``, ``+`` or ``{n}``, ``{n,}``, ``{n,m}``; ``max`` is None when unbounded."""
 
     span: Span
@@ -156,8 +144,7 @@ class Repetition:
     ast: "Ast"
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(Record):
     """``(…)``, ``(?P<n>…)``/``(?<n>…)``, ``(?flags:…)``; ``flags`` only for non-capturing."""
 
     span: Span
@@ -167,28 +154,24 @@ class Group:
     flags: tuple = ()
 
 
-@dataclass(frozen=True)
-class SetFlags:
+class SetFlags(Record):
     """``(?flags)``: applies to the rest of the enclosing group (including later ``|`` branches)."""
 
     span: Span
     flags: tuple
 
 
-@dataclass(frozen=True)
-class Alternation:
+class Alternation(Record):
     span: Span
     asts: tuple
 
 
-@dataclass(frozen=True)
-class Concat:
+class Concat(Record):
     span: Span
     asts: tuple
 
 
-@dataclass(frozen=True)
-class Empty:
+class Empty(Record):
     span: Span
 
 
@@ -214,8 +197,7 @@ def _concat_ast(span: Span, asts: list) -> Ast:
     return Concat(span, tuple(asts))
 
 
-@dataclass
-class _GroupState:
+class _GroupState(Record, mutable=True):
     concat_start: int
     concat_asts: list
     open_span: Span
@@ -225,10 +207,9 @@ class _GroupState:
     ignore_ws: bool
 
 
-@dataclass
-class _AltState:
+class _AltState(Record, mutable=True):
     start: int
-    asts: list = field(default_factory=list)
+    asts: list = Factory(list)
 
 
 class _Parser:

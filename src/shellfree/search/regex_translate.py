@@ -19,11 +19,11 @@ character; ``\\p{Age=…}`` (the regex module has no Age data) raises an error r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
 import regex
 
+from shellfree._record import Record
 from shellfree.search import regex_syntax as S
 from shellfree.search import regex_unicode as U
 
@@ -39,8 +39,7 @@ class TranslateError(Exception):
         self.span = span
 
 
-@dataclass(frozen=True)
-class TranslateOptions:
+class TranslateOptions(Record):
     """The flags rg starts the joined pattern with, plus the -w/-x wrapping and the checks."""
 
     case_insensitive: bool = False
@@ -53,8 +52,7 @@ class TranslateOptions:
     ban_nul: bool = True
 
 
-@dataclass(frozen=True)
-class Translation:
+class Translation(Record):
     """The emitted ``regex`` pattern text and facts about it."""
 
     source: str
@@ -62,48 +60,47 @@ class Translation:
     required_literals: Optional[tuple]
     empty_inside_chars: bool
     text_anchors: bool
+    # The pattern is nothing but the alternation of required_literals: any occurrence of one
+    # is a match, so a line holding one needs no confirming regex call.
+    exact_literals: bool = False
+    # Case-insensitive patterns: lowercase ASCII strings of which every match holds one up to
+    # ASCII case (None when unknown or too short to be worth a prefilter).
+    folded_literals: Optional[tuple] = None
 
 
 # -- HIR ----------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class HLit:
+class HLit(Record):
     text: str
 
 
-@dataclass(frozen=True)
-class HClass:
+class HClass(Record):
     cls: object
     fold_char: Optional[str] = None   # a case-folded literal, emitted as (?i:c) when regex agrees
     unicode: bool = True
 
 
-@dataclass(frozen=True)
-class HLook:
+class HLook(Record):
     kind: str
     unicode: bool = True
 
 
-@dataclass(frozen=True)
-class HRep:
+class HRep(Record):
     min: int
     max: Optional[int]
     greedy: bool
     sub: object
 
 
-@dataclass(frozen=True)
-class HCap:
+class HCap(Record):
     sub: object
 
 
-@dataclass(frozen=True)
-class HConcat:
+class HConcat(Record):
     items: tuple
 
 
-@dataclass(frozen=True)
-class HAlt:
+class HAlt(Record):
     items: tuple
 
 
@@ -465,14 +462,72 @@ def _required(h) -> Optional[frozenset]:
                 best = r
         return best
     if isinstance(h, HAlt):
-        out: set = set()
-        for it in h.items:
-            r = _required(it)
-            if r is None:
-                return None
-            out |= r
-        return frozenset(out)
+        return _every_branch(h, _required)
     return None
+
+
+def _every_branch(h, required) -> Optional[frozenset]:
+    """An alternation requires one of the union of what each branch requires, if each does."""
+    out: set = set()
+    for item in h.items:
+        r = required(item)
+        if r is None:
+            return None
+        out |= r
+    return frozenset(out)
+
+
+def _folded_required(h) -> Optional[frozenset]:
+    """Lowercase ASCII strings of which one occurs, up to ASCII case, in every match of ``h``
+    under case-insensitive matching (sound; None when unknown).
+
+    Only characters whose case orbit is ASCII count: ``k`` and ``s`` also match KELVIN SIGN and
+    LONG S, which an ASCII-folding byte search would miss, so they end a run.
+    """
+    if isinstance(h, HCap):
+        return _folded_required(h.sub)
+    if isinstance(h, HRep):
+        return _folded_required(h.sub) if h.min >= 1 else None
+    if isinstance(h, HAlt):
+        return _every_branch(h, _folded_required)
+    items = h.items if isinstance(h, HConcat) else (h,)
+    candidates: list = []
+    run: list = []
+
+    def close() -> None:
+        if run:
+            candidates.append(frozenset(("".join(run),)))
+            run.clear()
+
+    for item in items:
+        if isinstance(item, HLit):
+            for c in item.text:
+                if c.isascii():
+                    run.append(c.lower())
+                else:
+                    close()
+        elif isinstance(item, HClass) and item.fold_char is not None and \
+                all(cp < 0x80 for cp in U.orbit(ord(item.fold_char), item.unicode)):
+            run.append(item.fold_char.lower())
+        else:
+            close()
+            if isinstance(item, (HCap, HRep, HAlt, HConcat)):
+                r = _folded_required(item)
+                if r is not None:
+                    candidates.append(r)
+    close()
+    return max(candidates, key=lambda r: min(map(len, r)), default=None)
+
+
+def _is_literal_set(h) -> bool:
+    """Whether every match of ``h`` is one of its literals and every occurrence of one matches."""
+    if isinstance(h, HLit):
+        return bool(h.text)
+    if isinstance(h, HCap):
+        return _is_literal_set(h.sub)
+    if isinstance(h, HAlt):
+        return all(_is_literal_set(item) for item in h.items)
+    return False
 
 
 def _nullable_without_looks(h) -> bool:
@@ -527,8 +582,15 @@ def translate(ast, opts: TranslateOptions) -> Translation:
         if req and all(req):
             required = tuple(sorted(req))
     anchors = any(isinstance(n, HLook) and n.kind in ("start_text", "end_text") for n in _walk(hir))
+    folded = None
+    if required is None:  # -i, or an inline (?i)
+        req = _folded_required(hir)
+        # A two-character needle finds too many candidates to beat one scan of the text.
+        if req and min(map(len, req)) >= 3:
+            folded = tuple(sorted(req))
     return Translation(source, opts.multiline and _can_match(hir, 0x0A), required,
-                       _nullable_without_looks(hir), anchors)
+                       _nullable_without_looks(hir), anchors,
+                       required is not None and _is_literal_set(hir), folded)
 
 
 def analyze_case(ast) -> tuple:

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import bisect
 import functools
-from dataclasses import dataclass
 from typing import Iterable, Optional
 
 import regex
 
+from shellfree._record import Record
 from shellfree.search import regex_unicode_tables as _tables
 
 __all__ = ["Chars", "Prop", "Not", "Union", "Op", "ClassExpr", "chars", "contains", "fold",
@@ -43,15 +43,13 @@ def _is_new(cp: int) -> bool:
     return _in_ranges(cp, _NEW, _NEW_STARTS)
 
 
-@dataclass(frozen=True)
-class Chars:
+class Chars(Record):
     """An explicit set: sorted, disjoint, non-adjacent ``(lo, hi)`` ranges of code points."""
 
     ranges: tuple
 
 
-@dataclass(frozen=True)
-class Prop:
+class Prop(Record):
     """A ``regex`` property class (``\\w``, ``\\p{GREEK}``) plus what makes it equal to rg's set."""
 
     expr: str
@@ -60,20 +58,17 @@ class Prop:
     remove: tuple = ()         # measured code points regex has and rg lacks
 
 
-@dataclass(frozen=True)
-class Not:
+class Not(Record):
     """Complement over Unicode scalar values (never a surrogate, like every rg class)."""
 
     item: "ClassExpr"
 
 
-@dataclass(frozen=True)
-class Union:
+class Union(Record):
     items: tuple
 
 
-@dataclass(frozen=True)
-class Op:
+class Op(Record):
     """``&&``, ``--`` or ``~~`` of two classes."""
 
     kind: str

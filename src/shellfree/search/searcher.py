@@ -15,9 +15,9 @@ own text (``\\A``/``\\z``), which rg itself runs line by line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Iterator, Protocol
 
+from shellfree._record import Record
 from shellfree.search.decode import search_stream, to_bytes, to_text
 
 __all__ = [
@@ -59,8 +59,7 @@ class MatcherLike(Protocol):
         """(start, end) character spans of the matches, in rg's order and number."""
 
 
-@dataclass(frozen=True)
-class SearchConfig:
+class SearchConfig(Record):
     """How to search one file; built once per command from the flags."""
 
     invert: bool = False
@@ -75,22 +74,51 @@ class SearchConfig:
     timeout: float | None = None
 
 
-@dataclass(frozen=True)
 class Line:
-    """A line to report: ``kind`` is "match" or "context"; ``text`` keeps its terminator."""
+    """A line to report: ``kind`` is "match" or "context"; ``text`` keeps its terminator.
 
-    kind: str
-    number: int
-    offset: int  # absolute byte offset of the line's start in the search stream
-    text: bytes
-    spans: tuple[tuple[int, int], ...] = ()  # match byte spans within ``text``
+    A plain slotted class rather than a dataclass: one is made per printed line, and a frozen
+    dataclass's ``__init__`` (one ``object.__setattr__`` per field) cost a fifth of a search
+    that prints many lines.
+    """
+
+    __slots__ = ("kind", "number", "offset", "text", "spans")
+
+    def __init__(
+        self,
+        kind: str,
+        number: int,
+        offset: int,  # absolute byte offset of the line's start in the search stream
+        text: bytes,
+        spans: tuple[tuple[int, int], ...] = (),  # match byte spans within ``text``
+    ) -> None:
+        self.kind = kind
+        self.number = number
+        self.offset = offset
+        self.text = text
+        self.spans = spans
+
+    def __repr__(self) -> str:
+        return (f"Line({self.kind!r}, {self.number}, {self.offset}, {self.text!r}, "
+                f"{self.spans!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Line):
+            return NotImplemented
+        return (self.kind, self.number, self.offset, self.text, self.spans) == (
+            other.kind, other.number, other.offset, other.text, other.spans)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable in principle, like a dataclass
 
 
-@dataclass
 class FileResult:
-    """Everything a printer needs about one file. ``lines`` holds ``None`` for a "--" break."""
+    """Everything a printer needs about one file. ``lines`` holds ``None`` for a "--" break.
 
-    lines: list[Line | None] = field(default_factory=list)
+    The annotated class attributes are the defaults; an instance stores only what a search
+    sets (one is made per file, so its constructor does no more than that).
+    """
+
+    lines: list[Line | None]
     matched_lines: int = 0
     matches: int = 0
     binary_offset: int | None = None
@@ -103,6 +131,9 @@ class FileResult:
     # as seen at the first printed line that holds a NUL.
     binary_in_printed_lines: bool = False
     bytes_searched: int = 0
+
+    def __init__(self) -> None:
+        self.lines = []
 
     @property
     def has_match(self) -> bool:
@@ -182,14 +213,15 @@ def _needs_budget_on_short_lines(source: str) -> bool:
     return len(_REPEAT.findall(source)) > 1
 
 
-@dataclass(frozen=True)
-class _Prepared:
+class _Prepared(Record):
     """What the searcher derives from a matcher once, not once per file."""
 
     literals: tuple[bytes, ...] | None
     text_anchors: bool
     crlf_strip: bool
     budget_short: bool
+    exact: bool  # every occurrence of a literal is a match
+    folded: object  # a byte regex that finds candidate lines of a case-insensitive pattern
 
 
 _PREPARED: dict[int, tuple[MatcherLike, _Prepared]] = {}
@@ -205,6 +237,8 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
         text_anchors=getattr(matcher, "text_anchors", False),
         crlf_strip=getattr(matcher, "crlf_line_by_line", False),
         budget_short=_needs_budget_on_short_lines(getattr(matcher, "source", "")),
+        exact=bool(literals) and getattr(matcher, "exact_literals", False),
+        folded=None if literals else getattr(matcher, "folded_prefilter", None),
     )
     if len(_PREPARED) > 64:
         _PREPARED.clear()
@@ -240,6 +274,8 @@ class _Lines:
         self.timeout = timeout
         self.budget_short = prepared.budget_short
         self.crlf_strip = prepared.crlf_strip
+        self.exact = prepared.exact
+        self.folded = prepared.folded
 
     def line_text(self, ls: int, le: int) -> str:
         if self.crlf_strip:
@@ -298,20 +334,55 @@ class _Lines:
             return self._by_literals(self.literals)
         if self.text_anchors:
             return self._each_line()
+        if self.folded is not None:
+            return self._by_folded(self.folded)
         return self._by_scan()
 
     def _by_literals(self, literals: tuple[bytes, ...]) -> Iterator[tuple[int, int]]:
         buf, end = self.buf, self.end
-        pos = 0
-        while pos < end:
-            best = -1
-            for lit in literals:
-                i = buf.find(lit, pos, end)
-                if i >= 0 and (best < 0 or i < best):
-                    best = i
+        if len(literals) == 1:
+            (lit,) = literals
+            pos = 0
+            while pos < end:
+                best = buf.find(lit, pos, end)
+                if best < 0:
+                    return
+                # self.bounds(best), inlined: this loop runs once per matching line.
+                ls = buf.rfind(b"\n", 0, best) + 1
+                le = buf.find(b"\n", best, end)
+                if le < 0:
+                    le = end
+                if self.exact or self.line_matches(ls, le):
+                    yield ls, le
+                pos = le + 1
+            return
+        # Each literal's next occurrence is remembered until the search passes it, so every
+        # literal is scanned once over the buffer; searching all of them again after each
+        # candidate would rescan a rare one's whole remaining buffer every time.
+        nexts = [buf.find(lit, 0, end) for lit in literals]
+        while True:
+            best = min((n for n in nexts if n >= 0), default=-1)
             if best < 0:
                 return
             ls, le = self.bounds(best)
+            if self.exact or self.line_matches(ls, le):
+                yield ls, le
+            pos = le + 1
+            if pos >= end:
+                return
+            for i, n in enumerate(nexts):
+                if 0 <= n < pos:
+                    nexts[i] = buf.find(literals[i], pos, end)
+
+    def _by_folded(self, folded) -> Iterator[tuple[int, int]]:
+        # As _by_literals, with a case-insensitive byte search for the candidates.
+        search, end = folded.search, self.end
+        pos = 0
+        while pos < end:
+            m = search(self.buf, pos, end)
+            if m is None:
+                return
+            ls, le = self.bounds(m.start())
             if self.line_matches(ls, le):
                 yield ls, le
             pos = le + 1
@@ -408,9 +479,12 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
     if matcher.matches_nothing and not config.invert:
         return result
     if not config.invert and not matcher.can_match_newline:
-        literals = _prepare(matcher).literals
+        prepared = _prepare(matcher)
+        literals = prepared.literals
         if literals and not any(stream.find(lit, 0, end) >= 0 for lit in literals):
             return result  # the literal prefilter: no candidate line anywhere
+        if prepared.folded is not None and prepared.folded.search(stream, 0, end) is None:
+            return result
     lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
     if matcher.can_match_newline or getattr(matcher, "whole_text", False):
         _search_multiline(lines, config, result)
@@ -476,6 +550,21 @@ def _emit(lines: _Lines, selected, config, result, block_spans=None, multiline=F
     """
     buf, end = lines.buf, lines.end
     before, after = config.before_context, config.after_context
+    if not before and not after:
+        # No context: every selected span is printed as it is, in order. This is the common
+        # case and runs once per printed line, so it avoids the closures below.
+        append, count = result.lines.append, buf.count
+        want_spans = config.submatches and not config.invert
+        line_no, counted_to = 1, 0
+        for idx, (ls, le) in enumerate(selected):
+            line_no += count(b"\n", counted_to, ls)
+            counted_to = ls
+            if block_spans is not None:
+                spans = block_spans[idx]
+            else:
+                spans = lines.line_spans(ls, le) if want_spans else ()
+            append(Line("match", line_no, ls, buf[ls : le + 1 if le < end else le], spans))
+        return
     line_no = 1
     counted_to = 0
     last_printed_end = -1  # position just after the last printed line's terminator

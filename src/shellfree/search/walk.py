@@ -18,9 +18,9 @@ from __future__ import annotations
 import operator
 import os
 import stat
-from dataclasses import dataclass, field
 from typing import Iterator, Sequence, Union
 
+from shellfree._record import Record
 from shellfree.search.errors import GlobError, os_error_text
 from shellfree.search.ignore import IGNORE, NONE, WHITELIST, RuleSet, compile_rules
 from shellfree.search.ignore_files import (
@@ -29,11 +29,10 @@ from shellfree.search.ignore_files import (
     load_rule_file,
 )
 
-__all__ = ["WalkOptions", "Haystack", "WalkMessage", "Walker", "join_path"]
+__all__ = ["WalkOptions", "Haystack", "WalkMessage", "Subtree", "Walker", "join_path"]
 
 
-@dataclass(frozen=True)
-class WalkOptions:
+class WalkOptions(Record):
     """What to walk and which filters apply; one field per rg flag."""
 
     hidden: bool = False  # --hidden: also walk hidden entries
@@ -54,16 +53,29 @@ class WalkOptions:
     single_threaded: bool = True
 
 
-@dataclass(frozen=True)
 class Haystack:
     """A file to search: its path as rg prints it, and whether it was named explicitly."""
 
-    path: bytes
-    explicit: bool
+    # Written out rather than a Record: the walk makes one per file.
+    __slots__ = ("path", "explicit")
+
+    def __init__(self, path: bytes, explicit: bool) -> None:
+        self.path = path
+        self.explicit = explicit
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Haystack):
+            return NotImplemented
+        return self.path == other.path and self.explicit == other.explicit
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.explicit))
+
+    def __repr__(self) -> str:
+        return f"Haystack(path={self.path!r}, explicit={self.explicit!r})"
 
 
-@dataclass(frozen=True)
-class WalkMessage:
+class WalkMessage(Record):
     """A line rg prints on stderr (without ``rg: ``); errors make the exit status 2."""
 
     text: str
@@ -71,6 +83,35 @@ class WalkMessage:
 
 
 WalkEvent = Union[Haystack, WalkMessage]
+
+
+class Subtree:
+    """A directory whose walk was deferred (``Walker.walk(split_depth=...)``): its entries are
+    listed and its ignore state built, and :meth:`Walker.walk_subtree` yields what the walk
+    would have yielded in its place. Lets forked search workers walk disjoint parts of a tree
+    while the output keeps the serial order. Only valid in the process that made it (it holds
+    ``os.DirEntry`` objects)."""
+
+    __slots__ = ("directory", "listing", "node", "depth", "strip_dot", "ancestors")
+
+    def __init__(
+        self,
+        directory: bytes,
+        listing: list,
+        node: "_Dir",
+        depth: int,
+        strip_dot: bool,
+        ancestors: list,
+    ) -> None:
+        self.directory = directory
+        self.listing = listing
+        self.node = node
+        self.depth = depth
+        self.strip_dot = strip_dot
+        self.ancestors = ancestors
+
+    def __repr__(self) -> str:
+        return f"Subtree({self.directory!r}, depth={self.depth})"
 
 
 def join_path(directory: bytes, name: bytes) -> bytes:
@@ -134,16 +175,26 @@ _ODD_ROOT = -2
 _Check = tuple
 
 
-@dataclass
 class _Dir:
     """Per-directory ignore state: the category chains that apply to entries below it."""
 
-    custom: tuple[_Check, ...]
-    dot: tuple[_Check, ...]
-    git: tuple[_Check, ...]
-    exclude: tuple[_Check, ...]
-    any_git: bool
-    checks: tuple[_Check, ...] = field(default=())
+    __slots__ = ("custom", "dot", "git", "exclude", "any_git", "checks")
+
+    def __init__(
+        self,
+        custom: tuple[_Check, ...],
+        dot: tuple[_Check, ...],
+        git: tuple[_Check, ...],
+        exclude: tuple[_Check, ...],
+        any_git: bool,
+        checks: tuple[_Check, ...] = (),
+    ) -> None:
+        self.custom = custom
+        self.dot = dot
+        self.git = git
+        self.exclude = exclude
+        self.any_git = any_git
+        self.checks = checks
 
 
 class Walker:
@@ -197,9 +248,15 @@ class Walker:
         self._explicit = tuple(reversed(explicit))
 
     # -- public ------------------------------------------------------------------------------
-    def walk(self, roots: Sequence[bytes] | None = None) -> Iterator[WalkEvent]:
+    def walk(
+        self, roots: Sequence[bytes] | None = None, split_depth: int | None = None
+    ) -> Iterator[WalkEvent | Subtree]:
         """Yield haystacks and messages for *roots* (bytes, as typed); ``None`` means the
-        implicit ``./`` root, whose ``./`` prefix rg strips from printed paths."""
+        implicit ``./`` root, whose ``./`` prefix rg strips from printed paths.
+
+        With *split_depth* N, a directory entry found at depth N or deeper (a root's own
+        entries are at depth 1) is not descended into but yielded as a :class:`Subtree`.
+        """
         yield from self._startup_messages
         # rg 15.1 caches the ignore state of the directories above a root by path, and a later
         # root reuses it together with the absolute path of the root that built it: parent rules
@@ -208,10 +265,20 @@ class Walker:
         # kept here because shellfree reproduces 15.1).
         built_by: dict[bytes, tuple[bytes, bytes]] = {}
         if roots is None:
-            yield from self._walk_root(b"./", strip_dot=True, built_by=built_by)
+            yield from self._walk_root(b"./", True, built_by, split_depth)
         else:
             for root in roots:
-                yield from self._walk_root(root, strip_dot=False, built_by=built_by)
+                yield from self._walk_root(root, False, built_by, split_depth)
+
+    def walk_subtree(
+        self, subtree: Subtree, split_depth: int | None = None
+    ) -> Iterator[WalkEvent | Subtree]:
+        """Yield what :meth:`walk` deferred as *subtree*, in the same order; *split_depth*
+        defers deeper directories again."""
+        s = subtree
+        yield from self._walk_dir(
+            s.directory, s.listing, s.node, s.depth, s.strip_dot, s.ancestors, split_depth
+        )
 
     def _fs(self, path: bytes) -> bytes:
         """The path to hand to the OS for *path* as typed or printed."""
@@ -435,8 +502,12 @@ class Walker:
         return WalkMessage(text, True)
 
     def _walk_root(
-        self, root: bytes, strip_dot: bool, built_by: dict[bytes, tuple[bytes, bytes]]
-    ) -> Iterator[WalkEvent]:
+        self,
+        root: bytes,
+        strip_dot: bool,
+        built_by: dict[bytes, tuple[bytes, bytes]],
+        split_depth: int | None,
+    ) -> Iterator[WalkEvent | Subtree]:
         opts = self.options
         if root == b"-":
             yield Haystack(root, explicit=True)  # standard input
@@ -463,7 +534,7 @@ class Walker:
         if opts.max_depth is not None and opts.max_depth < 1:
             return
         ancestors = [(st.st_dev, st.st_ino, root)] if opts.follow_links else []
-        yield from self._walk_dir(root, listing, node, 1, strip_dot, ancestors)
+        yield from self._walk_dir(root, listing, node, 1, strip_dot, ancestors, split_depth)
 
     def _list(self, directory: bytes) -> list[os.DirEntry]:
         with os.scandir(directory) as it:
@@ -480,7 +551,8 @@ class Walker:
         depth: int,
         strip_dot: bool,
         ancestors: list,
-    ) -> Iterator[WalkEvent]:
+        split_depth: int | None = None,
+    ) -> Iterator[WalkEvent | Subtree]:
         opts = self.options
         follow = opts.follow_links
         max_depth = opts.max_depth
@@ -552,6 +624,9 @@ class Walker:
             names = {entry.name for entry in child_listing}
             child, messages = self._child_node(node, path, names, offset, b"")
             yield from messages
+            if split_depth is not None and depth >= split_depth:
+                yield Subtree(path, child_listing, child, depth + 1, strip_dot, child_ancestors)
+                continue
             stack.append((path + b"/", iter(child_listing), child, depth + 1, child_ancestors))
 
 

@@ -1,0 +1,131 @@
+"""The searcher's shortcuts must never change what rg would print.
+
+Two shortcuts skip work on candidate lines: a pattern that is a plain literal (or an alternation
+of literals) needs no confirming regex call on a line that holds one (``exact_literals``), and a
+case-insensitive pattern finds candidate lines with an ASCII-folding byte search
+(``folded_prefilter``) instead of decoding the text. Each case checks that the shortcut is taken
+(or refused) as intended, and that the output equals the reference rg's on text built to trip
+them: KELVIN SIGN and LONG S (case partners of ``k`` and ``s``), dotted and dotless i, invalid
+UTF-8 next to the literal, CRLF, and literals that straddle a line end.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from shellfree.search.pattern import PatternOptions, compile_patterns
+from tests.search.test_rg_search import same
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths")
+
+TEXT = (
+    "unicode Unicode UNICODE uNiCoDe\n"
+    "kelvin \u212aelvin KELVIN\n"
+    "mask ma\u017fk MASK\n"
+    "\u0130stanbul \u0131stanbul istanbul ISTANBUL\n"
+    "disable_passthrough Disable_PassThrough\n"
+    "foo.bar fooXbar FOO.BAR\n"
+    "TODO: fix FIXME later; xxx hack\n"
+    "end of line unic\n"
+    "ode on the next\n"
+    "plain line without anything\n"
+).encode()
+
+
+@pytest.fixture
+def tree(isolated):
+    (isolated / "a.txt").write_bytes(TEXT)
+    (isolated / "crlf.txt").write_bytes(TEXT.replace(b"\n", b"\r\n"))
+    (isolated / "bad.txt").write_bytes(b"\xffunicode\xfe\nma\xc5sk\xc5\xbf\n\xe2\x84mask\nKELVIN\xe2\x84\xaa\n")
+    (isolated / "nomatch.txt").write_bytes(b"nothing here\n" * 50)
+    return isolated
+
+
+def _compiled(patterns, **options):
+    return compile_patterns(patterns, PatternOptions(**options))
+
+
+@pytest.mark.parametrize(
+    "patterns, options, exact",
+    [
+        (["unicode"], {}, True),
+        (["TODO|FIXME|XXX|HACK"], {}, True),
+        (["foo", "bar"], {}, True),
+        (["foo.bar"], {"fixed_strings": True}, True),
+        (["foo.bar"], {}, False),  # `.` is not a literal
+        (["unicode"], {"word": True}, False),  # -w adds boundaries
+        (["unicode"], {"line": True}, False),
+        (["unicode"], {"case": "insensitive"}, False),
+        (["(?i)unicode"], {}, False),
+        (["(unicode)"], {}, True),  # a group changes nothing
+        # Concatenated pieces: the prefilter looks for one piece ("code"), whose occurrences
+        # are not all matches.
+        (["uni(code)"], {}, False),
+        (["unicode|uni\\w+"], {}, False),
+    ],
+)
+def test_exact_literals_only_for_plain_literal_sets(patterns, options, exact):
+    assert _compiled(patterns, **options).exact_literals is exact
+
+
+@pytest.mark.parametrize(
+    "patterns, options, needles",
+    [
+        (["unicode"], {"case": "insensitive"}, (b"unicode",)),
+        (["Unicode"], {"case": "smart"}, None),  # an uppercase letter: smart case is sensitive
+        (["unicode"], {"case": "smart"}, (b"unicode",)),
+        (["(?i)TODO|FIXME"], {}, (b"fixme", b"todo")),
+        # k and s have non-ASCII case partners (KELVIN SIGN, LONG S): they cut the needle.
+        (["kelvin"], {"case": "insensitive"}, (b"elvin",)),
+        (["mask"], {"case": "insensitive"}, None),  # "ma" is too short to be worth it
+        (["disable_passthrough"], {"case": "insensitive"}, (b"able_pa",)),
+        (["\\w+error"], {"case": "insensitive"}, (b"error",)),
+        (["unicode"], {"case": "insensitive", "word": True}, (b"unicode",)),
+        (["uni?code"], {"case": "insensitive"}, (b"code",)),
+    ],
+)
+def test_folded_prefilter_needles(patterns, options, needles):
+    prefilter = _compiled(patterns, **options).folded_prefilter
+    if needles is None:
+        assert prefilter is None
+    else:
+        assert prefilter is not None
+        assert sorted(prefilter.pattern[len(b"(?i)"):].split(b"|")) == list(needles)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["unicode"],
+        ["-n", "TODO|FIXME|XXX|HACK"],
+        ["-c", "foo|bar"],
+        ["-o", "-b", "foo|fooX"],
+        ["--column", "-n", "ode"],
+        ["-F", "foo.bar"],
+        ["-v", "-n", "unicode"],
+        ["-C1", "-n", "hack"],
+        ["-i", "-n", "unicode"],
+        ["-i", "-o", "unicode"],
+        ["-i", "-n", "kelvin"],
+        ["-i", "-n", "elvin"],
+        ["-i", "-n", "mask"],
+        ["-i", "-n", "istanbul"],
+        ["-i", "-n", "\u0130stanbul"],
+        ["-S", "-n", "unicode"],
+        ["-S", "-n", "Unicode"],
+        ["-i", "-w", "-n", "unicode"],
+        ["-i", "-x", "-n", "unicode"],
+        ["-i", "-c", "disable_passthrough"],
+        ["-i", "-n", "foo.bar"],
+        ["-i", "-F", "-n", "FOO.BAR"],
+        ["-i", "-n", "(todo|fixme):?"],
+        ["-i", "-n", "unic\\s*ode"],
+        ["-i", "-v", "-c", "unicode"],
+        ["-i", "-l", "unicode"],
+        ["-i", "--crlf", "-n", "unicode$"],
+    ],
+)
+def test_shortcuts_agree_with_rg(tree, reference_rg, args):
+    same(reference_rg, args)
