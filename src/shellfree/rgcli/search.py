@@ -172,6 +172,7 @@ class _Search:
         paths: list[bytes],
         use_stdin: bool,
         walk: WalkOptions | None = None,
+        multiline: bool = False,
     ):
         self.args = args
         self.out = out
@@ -201,7 +202,9 @@ class _Search:
             path_separator=args.path_separator,
             include_zero=args.include_zero,
             crlf=args.crlf,
-            multiline=args.multiline,
+            # rg's multi-line searcher, not -U itself: -U with a pattern that cannot match a
+            # newline and has no anchor searches line by line (`rg -o -U ''` prints empty lines).
+            multiline=multiline,
             invert=args.invert,
         )
         self.json = None
@@ -386,7 +389,7 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
         matcher = _compile(args, patterns)
     except PatternError as err:
         return out.fatal(str(err))
-    command = _Search(args, out, paths, use_stdin, options)
+    command = _Search(args, out, paths, use_stdin, options, multiline=matcher.multiline)
     roots = paths if paths else ([b"-"] if use_stdin else None)
     workers = _parallelism(args, paths, use_stdin, out)
     if workers > 1:
