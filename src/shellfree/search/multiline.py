@@ -364,8 +364,8 @@ class _MultiLine:
             found.append((s, e))
         if text.isascii():
             return tuple((s - head, e - head) for s, e in found)
+        positions = _Positions(text)
+        base = positions.byte_of(head)
         return _spread_inner_empty_matches(
-            tuple(
-                (len(to_bytes(text[head:s])), len(to_bytes(text[head:e]))) for s, e in found
-            )
+            tuple((positions.byte_of(s) - base, positions.byte_of(e) - base) for s, e in found)
         )
