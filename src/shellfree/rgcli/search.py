@@ -8,7 +8,7 @@ import sys
 import time
 from typing import BinaryIO
 
-from shellfree._record import Record, replace
+from shellfree._record import replace
 from shellfree.rgcli.flags import RgArgs
 from shellfree.rgcli.run import Invocation, is_one_file, walk_options, worker_count
 from shellfree.search.errors import GlobError, os_error_text
@@ -199,6 +199,7 @@ class _Search:
         paths: list[bytes],
         use_stdin: bool,
         walk: WalkOptions | None = None,
+        multiline: bool = False,
     ):
         self.args = args
         self.out = out
@@ -228,7 +229,9 @@ class _Search:
             path_separator=args.path_separator,
             include_zero=args.include_zero,
             crlf=args.crlf,
-            multiline=args.multiline,
+            # rg's multi-line searcher, not -U itself: -U with a pattern that cannot match a
+            # newline and has no anchor searches line by line (`rg -o -U ''` prints empty lines).
+            multiline=multiline,
             invert=args.invert,
         )
         self.json = None
@@ -413,7 +416,7 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
         matcher = _compile(args, patterns)
     except PatternError as err:
         return out.fatal(str(err))
-    command = _Search(args, out, paths, use_stdin, options)
+    command = _Search(args, out, paths, use_stdin, options, multiline=matcher.multiline)
     roots = paths if paths else ([b"-"] if use_stdin else None)
     workers = worker_count(args, paths, use_stdin, out)
     if workers > 1:

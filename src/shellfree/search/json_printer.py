@@ -61,9 +61,11 @@ class JsonPrinter:
         stats.searches += 1
         stats.bytes_searched += result.bytes_searched
         stats.elapsed += elapsed
-        if not result.has_match:
+        # A file with lines but no match: rg's multi-line searcher printing the before-context
+        # of an empty match after the final newline (begin, context, end).
+        if not result.lines:
             return b""
-        stats.searches_with_match += 1
+        stats.searches_with_match += result.has_match
         path_data = _data(path)
         out = [_dumps({"type": "begin", "data": {"path": path_data}}) + b"\n"]
         matched_lines = 0
@@ -101,7 +103,7 @@ class JsonPrinter:
                 "stats": {
                     "elapsed": _elapsed(elapsed),
                     "searches": 1,
-                    "searches_with_match": 1,
+                    "searches_with_match": int(result.has_match),
                     "bytes_searched": result.bytes_searched,
                     "bytes_printed": printed,
                     "matched_lines": matched_lines,

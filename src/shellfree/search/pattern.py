@@ -72,9 +72,10 @@ class CompiledPattern(Record):
     # The pattern holds \A or \z: in line mode it must run on each line's own text, so no scan
     # over a whole file can stand in for the per-line search.
     text_anchors: bool = False
-    # -U with \A or \z, or with a pattern that only ever matches the empty string ($, ^$, \b):
-    # rg then runs its multi-line searcher over the whole file even though no match can hold a
-    # newline (checked against rg 15.1: `rg -U 'z\z'`, `rg -U -c '$'`).
+    # -U with an anchor (^, $, \A, \z, in any flag mode; -x adds ^ and $): rg then runs its
+    # multi-line searcher over the whole file even though no match can hold a newline (checked
+    # against rg 15.1: `rg -U 'z\z'`, `rg -U --json 'a|b$'` merges lines; `\b`, -w and the empty
+    # pattern stay line by line).
     whole_text: bool = False
     # Every occurrence of a required literal is a match (the pattern is a literal or an
     # alternation of literals, case-sensitive, no -w/-x): candidates need no confirmation.
@@ -82,6 +83,14 @@ class CompiledPattern(Record):
     # Case-insensitive patterns: a byte regex every match's bytes satisfy (one of the required
     # strings up to ASCII case), to find candidate lines without decoding the text.
     folded_prefilter: "Optional[regex.Pattern[bytes]]" = None
+    # -U: the regex to run from a search position that rg treats as the start of the haystack
+    # (see Translation.slice_source); None when it would be :attr:`regex` itself.
+    slice_regex: Optional["regex.Pattern[str]"] = None
+
+    @property
+    def multiline(self) -> bool:
+        """Whether rg searches with its multi-line searcher (whole file, match blocks)."""
+        return self.can_match_newline or self.whole_text
 
     def line_text(self, line: str) -> str:
         """The text to run :attr:`regex` on for one line given *with* its terminator (line mode)."""
@@ -246,6 +255,7 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
     try:
         with _deep_recursion():
             compiled = T.compile_source(tr.source)
+            from_start = T.compile_source(tr.slice_source) if tr.slice_source else None
     except (regex.error, OverflowError):
         # rg: only a pattern whose compiled size explodes gets here (e.g. a{4294967295}).
         raise PatternError("compiled regex exceeds size limit of 104857600", joined) from None
@@ -253,8 +263,10 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
                            tr.required_literals, tr.empty_inside_chars,
                            options.crlf and not options.multiline and tr.text_anchors,
                            tr.text_anchors and not options.multiline,
-                           options.multiline and (tr.text_anchors or _only_empty(ast)),
-                           tr.exact_literals, _folded_prefilter(tr.folded_literals))
+                           options.multiline and (tr.text_anchors or tr.line_anchors),
+                           exact_literals=tr.exact_literals,
+                           folded_prefilter=_folded_prefilter(tr.folded_literals),
+                           slice_regex=from_start)
 
 
 def _folded_prefilter(folded: Optional[tuple]) -> "Optional[regex.Pattern[bytes]]":
@@ -263,17 +275,3 @@ def _folded_prefilter(folded: Optional[tuple]) -> "Optional[regex.Pattern[bytes]
     # The regex module's case-insensitive search of a byte literal is a fast folded scan
     # (about six times faster than decoding the text and searching it).
     return regex.compile(b"(?i)" + b"|".join(regex.escape(s.encode()) for s in folded))
-
-
-def _only_empty(node) -> bool:
-    """Whether every match of the parsed pattern is the empty string (anchors and boundaries
-    only): rg can then not prove that a match never holds a newline."""
-    if isinstance(node, (S.Assertion, S.SetFlags, S.Empty)):
-        return True
-    if isinstance(node, S.Group):
-        return _only_empty(node.ast)
-    if isinstance(node, S.Repetition):
-        return node.max == 0 or _only_empty(node.ast)
-    if isinstance(node, (S.Concat, S.Alternation)):
-        return all(_only_empty(item) for item in node.asts)
-    return False

@@ -170,12 +170,17 @@ class StandardPrinter:
             # that is every selected line, while the context lines (which the regex matches)
             # carry their first match's column.
             column = (line.spans[0][0] + 1) if line.spans else None
+        # rg prints a multi-line match whose matches it tracks (--column) line by line, each
+        # without its terminator and then its own: under --crlf a bare "\n" becomes "\r\n".
+        retermed = opts.crlf and opts.multiline and column is not None and line.kind == "match"
         start = 0
         for number, text in enumerate(_split_lines(line.text), line.number):
             self._prelude(out, path, line, column, line.offset + start, number)
             start += len(text)
             if opts.max_columns and len(text) > opts.max_columns:
                 out.append(self._omitted(line, text) + self._terminator)
+            elif retermed and text.endswith(b"\n"):
+                out.append(text[: -2 if text.endswith(b"\r\n") else -1] + b"\r\n")
             else:
                 out.append(text if text.endswith(b"\n") else text + self._terminator)
 

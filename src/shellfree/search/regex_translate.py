@@ -60,6 +60,12 @@ class Translation(Record):
     required_literals: Optional[tuple]
     empty_inside_chars: bool
     text_anchors: bool
+    # ^ or $ (multi-line or --crlf flavour): with -U rg then keeps its multi-line searcher.
+    line_anchors: bool = False
+    # -U only: the pattern as matched from a search position that is the start of the haystack
+    # (rg's multi-line searcher runs the regex on the rest of the file after each match), or
+    # None when no assertion looks behind the search position.
+    slice_source: Optional[str] = None
     # The pattern is nothing but the alternation of required_literals: any occurrence of one
     # is a match, so a line holding one needs no confirming regex call.
     exact_literals: bool = False
@@ -337,10 +343,20 @@ def _lit_text(s: str) -> str:
     return "".join(out)
 
 
+# Assertions that look at the character before their position.
+_LOOKS_BACK = frozenset((
+    "start_text", "start_line", "start_line_crlf", "end_line_crlf", "word_boundary",
+    "not_word_boundary", "word_start", "word_end", "word_start_half",
+))
+_LINE_ANCHORS = frozenset(("start_line", "end_line", "start_line_crlf", "end_line_crlf"))
+
+
 class _Emitter:
-    def __init__(self, line_mode: bool) -> None:
+    def __init__(self, line_mode: bool, slice_start: bool = False) -> None:
         self.word = {}
         self.line_mode = line_mode
+        # The search position (\G) is the haystack's start: nothing lies before it.
+        self.slice_start = slice_start
 
     def word_class(self, unicode: bool) -> str:
         if unicode not in self.word:
@@ -356,6 +372,8 @@ class _Emitter:
         return self.word[key]
 
     def look(self, h: HLook) -> str:
+        if self.slice_start and h.kind in _LOOKS_BACK:
+            return self.look_from_start(h)
         k = h.kind
         if k == "start_line":
             return "(?m:^)"
@@ -390,6 +408,30 @@ class _Emitter:
         if k == "word_end_half":
             return f"(?!{x})"
         raise AssertionError(k)
+
+    def look_from_start(self, h: HLook) -> str:
+        # A look-behind that holds with no character before it becomes "\G or …"; one that
+        # needs a character before it becomes "not \G and …".
+        k = h.kind
+        if k == "start_text":
+            return "\\G"
+        if k == "start_line":
+            return "(?:\\G|(?m:^))"
+        if k == "start_line_crlf":
+            return "(?:\\G|(?<=\\n)|(?<=\\r)(?!\\n))"
+        if k == "end_line_crlf":
+            return "(?:\\Z|(?=\\r)|(?:\\G|(?<!\\r))(?=\\n))"
+        w = self.word_class(h.unicode)
+        x = self.word_or_invalid(h.unicode) if h.unicode else w
+        if k == "word_boundary":
+            return f"(?:(?!\\G)(?<={w})(?!{w})|(?:\\G|(?<!{w}))(?={w}))"
+        if k == "not_word_boundary":
+            return f"(?:(?!\\G)(?<={w})(?={w})|(?:\\G|(?<!{x}))(?!{x}))"
+        if k == "word_start":
+            return f"(?:\\G|(?<!{w}))(?={w})"
+        if k == "word_end":
+            return f"(?!\\G)(?<={w})(?!{w})"
+        return f"(?:\\G|(?<!{x}))"  # word_start_half
 
     def emit(self, h) -> str:
         if isinstance(h, HLit):
@@ -581,16 +623,23 @@ def translate(ast, opts: TranslateOptions) -> Translation:
         req = _required(hir)
         if req and all(req):
             required = tuple(sorted(req))
-    anchors = any(isinstance(n, HLook) and n.kind in ("start_text", "end_text") for n in _walk(hir))
+    looks = {n.kind for n in _walk(hir) if isinstance(n, HLook)}
+    newline = opts.multiline and _can_match(hir, 0x0A)
+    text_anchors = bool(looks & {"start_text", "end_text"})
+    line_anchors = bool(looks & _LINE_ANCHORS)
+    slice_source = None
+    if (newline or (opts.multiline and (text_anchors or line_anchors))) and looks & _LOOKS_BACK:
+        slice_source = "(?-f)" + _Emitter(False, slice_start=True).emit(hir)
     folded = None
     if required is None:  # -i, or an inline (?i)
         req = _folded_required(hir)
         # A two-character needle finds too many candidates to beat one scan of the text.
         if req and min(map(len, req)) >= 3:
             folded = tuple(sorted(req))
-    return Translation(source, opts.multiline and _can_match(hir, 0x0A), required,
-                       _nullable_without_looks(hir), anchors,
-                       required is not None and _is_literal_set(hir), folded)
+    return Translation(source, newline, required, _nullable_without_looks(hir), text_anchors,
+                       line_anchors, slice_source,
+                       exact_literals=required is not None and _is_literal_set(hir),
+                       folded_literals=folded)
 
 
 def analyze_case(ast) -> tuple:

@@ -452,6 +452,10 @@ def _all_lines_except(
 
 def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> FileResult:
     """Search a file's bytes; see the module docstring."""
+    if matcher.can_match_newline or getattr(matcher, "whole_text", False):
+        from shellfree.search.multiline import search_multiline  # only -U needs it
+
+        return search_multiline(data, matcher, config)
     result = FileResult()
     stream = search_stream(data)
     nul = stream.find(b"\0") if config.binary != BINARY_NONE else -1
@@ -478,18 +482,14 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         result.bytes_searched = result.binary_offset
     if matcher.matches_nothing and not config.invert:
         return result
-    if not config.invert and not matcher.can_match_newline:
+    if not config.invert:
         prepared = _prepare(matcher)
         literals = prepared.literals
         if literals and not any(stream.find(lit, 0, end) >= 0 for lit in literals):
             return result  # the literal prefilter: no candidate line anywhere
         if prepared.folded is not None and prepared.folded.search(stream, 0, end) is None:
             return result
-    lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
-    if matcher.can_match_newline or getattr(matcher, "whole_text", False):
-        _search_multiline(lines, config, result)
-    else:
-        _search_lines(lines, config, result)
+    _search_lines(_Lines(stream, end, matcher, config.timeout, config.crlf), config, result)
     stopped = _stopped_early(config, result)
     if stopped:
         # rg's statistics count the bytes it consumed: up to the end of the match it stopped at.
@@ -542,12 +542,9 @@ def _search_lines(lines: _Lines, config: SearchConfig, result: FileResult) -> No
     _emit(lines, selected, config, result)
 
 
-def _emit(lines: _Lines, selected, config, result, block_spans=None, multiline=False) -> None:
-    """Turn selected (start, end) byte spans into reported lines, with context and breaks.
-
-    A selected span covers one line, or in multiline mode a block of lines; *block_spans* then
-    gives, per block, the byte spans of its matches relative to the block's start.
-    """
+def _emit(lines: _Lines, selected, config, result) -> None:
+    """Turn selected (start, end) byte spans of lines into reported lines, with context and
+    breaks."""
     buf, end = lines.buf, lines.end
     before, after = config.before_context, config.after_context
     if not before and not after:
@@ -556,13 +553,10 @@ def _emit(lines: _Lines, selected, config, result, block_spans=None, multiline=F
         append, count = result.lines.append, buf.count
         want_spans = config.submatches and not config.invert
         line_no, counted_to = 1, 0
-        for idx, (ls, le) in enumerate(selected):
+        for ls, le in selected:
             line_no += count(b"\n", counted_to, ls)
             counted_to = ls
-            if block_spans is not None:
-                spans = block_spans[idx]
-            else:
-                spans = lines.line_spans(ls, le) if want_spans else ()
+            spans = lines.line_spans(ls, le) if want_spans else ()
             append(Line("match", line_no, ls, buf[ls : le + 1 if le < end else le], spans))
         return
     line_no = 1
@@ -611,7 +605,7 @@ def _emit(lines: _Lines, selected, config, result, block_spans=None, multiline=F
                 assert span is not None
                 add("context", *span)
                 pos = span[1] + 1
-        add("match", ls, le, None if block_spans is None else block_spans[idx])
+        add("match", ls, le)
         if not after:
             continue
         # Trailing context, stopping at the next selected line.
@@ -627,9 +621,8 @@ def _emit(lines: _Lines, selected, config, result, block_spans=None, multiline=F
             kind, spans = "context", None
             # rg (r1380): after the last counted match, trailing context may contain matching
             # lines (under -v: lines the regex does not match); they are printed as matches and
-            # counted (-c, --count-matches; the JSON printer counts its own lines). Multi-line
-            # search prints them as context.
-            if next_selected is None and config.max_count is not None and not multiline:
+            # counted (-c, --count-matches; the JSON printer counts its own lines).
+            if next_selected is None and config.max_count is not None:
                 if lines.line_matches(*span) != config.invert:
                     kind = "match"
                 elif config.invert and not config.mmap and span[1] == end:
@@ -646,72 +639,3 @@ def _emit(lines: _Lines, selected, config, result, block_spans=None, multiline=F
             add(kind, *span, spans)
             pos = span[1] + 1
             count += 1
-
-
-def _search_multiline(lines: _Lines, config: SearchConfig, result: FileResult) -> None:
-    """-U with a pattern that can match "\\n" (or that rg cannot prove never does): a match may
-    span lines. Every line a match touches is a matching line; matches on overlapping or
-    adjacent lines form one block (one JSON message, printed line by line)."""
-    buf, end = lines.buf, lines.end
-    text = to_text(buf[:end])
-    tend = len(text)
-    blocks: list[list] = []  # [first line start, last line end, [match char spans]] (chars)
-    for s, e in lines.matcher.iter_spans(text, 0, tend, config.timeout):
-        if s == e == tend and (tend == 0 or text[tend - 1] == "\n"):
-            break  # rg: no phantom empty line after the final newline
-        ls = text.rfind("\n", 0, s) + 1
-        # A match ending with its "\n" ends on that line, not the next.
-        last = e - 1 if e > s and text[e - 1] == "\n" else e
-        stop = text.find("\n", max(last, s), tend)
-        le = tend if stop < 0 else stop
-        # rg merges a match into the previous block when their lines overlap or are merely
-        # adjacent (glue.rs, issue 1311), so consecutive matching lines form one block.
-        if blocks and ls <= blocks[-1][1] + 1:
-            blocks[-1][1] = max(blocks[-1][1], le)
-            blocks[-1][2].append((s, e))
-        else:
-            if config.max_count is not None and len(blocks) >= config.max_count:
-                break
-            blocks.append([ls, le, [(s, e)]])
-        if config.stop_at_first:
-            break
-    offsets = _Offsets(text)
-    byte_blocks = []
-    spans_per_block = []
-    total = 0
-    for ls, le, _ in blocks:
-        bls, ble = offsets.at(ls), offsets.at(le)
-        byte_blocks.append((bls, ble))
-        # rg's printer re-finds a block's matches in the block's own text (terminator included)
-        # and never reports an empty match at its very end; a block whose matches it cannot
-        # re-find still counts once (rg -U -c '$' on "ab\ncd" is 1, on "ab" is 1).
-        block = text[ls : le + 1 if le < tend else le]
-        found = [
-            span for span in lines.matcher.iter_spans(block, 0, len(block), config.timeout)
-            if not span[0] == span[1] == len(block)
-        ]
-        total += len(found) or 1
-        if block.isascii():
-            spans_per_block.append(tuple(found))
-        else:
-            spans_per_block.append(_spread_inner_empty_matches(
-                tuple((len(to_bytes(block[:a])), len(to_bytes(block[:b]))) for a, b in found)
-            ))
-    if config.invert:
-        covered = []
-        for bls, ble in byte_blocks:
-            pos = bls
-            while pos <= ble:
-                stop = buf.find(b"\n", pos, ble)
-                line_end = ble if stop < 0 else stop
-                covered.append((pos, line_end))
-                pos = line_end + 1
-        inverted = list(_all_lines_except(buf, end, covered))
-        if config.max_count is not None:
-            inverted = inverted[: config.max_count]
-        result.matched_lines = result.matches = len(inverted)
-        _emit(lines, inverted, config, result, multiline=True)
-        return
-    # rg counts matches, not lines, for -c when the pattern can match a newline.
-    result.matched_lines = result.matches = total
-    _emit(lines, byte_blocks, config, result, block_spans=spans_per_block, multiline=True)

@@ -1,0 +1,118 @@
+"""``shellfree rg -U``: rg's multi-line searcher against rg 15.1 (differential, like
+test_rg_search.py: each case writes its files, runs both and compares stdout, exit code and
+whether stderr is empty).
+
+The rules (see search/multiline.py) were measured with the reference binary; each case below is
+one of those measurements.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.search.test_rg_search import same
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths")
+
+BIG = b"".join(b"line %05d\n" % i for i in range(9000))
+BIG_NUL = BIG[:70000] + b"\0" + BIG[70000:]
+
+CASES = {
+    # -m counts regex matches; the search stops there and later lines are context.
+    "m-after-context": ({"a.txt": b"x\nx\nx\n"}, ["-U", "-A3", "-m1", "-n", "x\\n", "a.txt"]),
+    "m-two-in-one-line": ({"a.txt": b"ba\na\n"}, ["-U", "-m2", "a|b|c\\n", "a.txt"]),
+    "m-third-joins": ({"a.txt": b"ba\na\n"}, ["-U", "-m3", "a|b|c\\n", "a.txt"]),
+    "m-count": ({"a.txt": b"x\nx\ny\nx\nx\ny\nx\n"}, ["-U", "-c", "-m3", "x\\n", "a.txt"]),
+    "m-count-block": ({"a.txt": b"ba\na\n"}, ["-U", "-c", "-m1", "a|b|c\\n", "a.txt"]),
+    "m-invert-count": ({"a.txt": b"a\nb\nc\n"}, ["-U", "-v", "-m1", "-c", "zz\\n", "a.txt"]),
+    "m-invert-rest": (
+        {"a.txt": b"a\nb\nc\nd\nb\ne\n"},
+        ["-U", "-v", "-m1", "-n", "b\\n", "a.txt"],
+    ),
+    "m-invert-two": (
+        {"a.txt": b"a\nb\nc\nd\nb\ne\n"},
+        ["-U", "-v", "-m2", "-n", "b\\n", "a.txt"],
+    ),
+    # After the limit, trailing-context lines the regex matches alone are matches.
+    "m-context-matches": (
+        {"a.txt": b"foo\nfoo\nfoo\nbar\nfoo\n"},
+        ["-U", "-n", "-m1", "-A9", "foo|x\\n", "a.txt"],
+    ),
+    "m-context-matches-count": (
+        {"a.txt": b"foo\nfoo\nfoo\nbar\nfoo\n"},
+        ["-U", "-c", "-m1", "-A2", "foo|x\\n", "a.txt"],
+    ),
+    "m-context-matches-json": (
+        {"a.txt": b"foo\nfoo\nfoo\nbar\nfoo\n"},
+        ["-U", "--json", "-m1", "-A9", "foo|x\\n", "a.txt"],
+    ),
+    # Under --crlf a line without "\r\n" keeps its "\n" when matched on its own.
+    "m-context-crlf": (
+        {"a.txt": b"aa\n\n\nxay\n b"},
+        ["-U", "-c", "-A1", "-m3", "--crlf", "x\\b|\\n", "a.txt"],
+    ),
+    # Anchors keep the multi-line searcher; matches on consecutive lines form one block.
+    "w-json-dollar": ({"a.txt": b"a\nb\nc\n"}, ["-U", "--json", "$", "a.txt"]),
+    "w-json-alternation": ({"a.txt": b"a\nb\nc\n"}, ["-U", "--json", "a|b$", "a.txt"]),
+    "w-line-regexp": ({"a.txt": b"a\nb\nc\n"}, ["-U", "--json", "-x", "a|b", "a.txt"]),
+    "w-column": ({"a.txt": b"xa\nb\nc\n"}, ["-U", "--column", "a|^b", "a.txt"]),
+    "w-only-matching-json": (
+        {"a.txt": b"one tur\ntwo\n\nthree\n"},
+        ["-U", "--json", "-o", "tur|^", "a.txt"],
+    ),
+    "w-word-boundary-is-line-mode": (
+        {"a.txt": b"a\nb\nc\n"},
+        ["-U", "--json", "a\\b|b", "a.txt"],
+    ),
+    "w-empty-count-is-line-mode": ({"a.txt": b"ab\ncd\nef\n"}, ["-U", "-c", "-m2", "x{0}", "a.txt"]),
+    "r2-only-matching-empty": ({"a.txt": b"\n"}, ["-o", "-U", ""]),
+    # The regex runs on the rest of the file: \A and ^ hold where the last match ended.
+    "slice-text-start": ({"a.txt": b"x\nx\nx\n"}, ["-U", "-n", "\\Ax\\n", "a.txt"]),
+    "slice-text-start-count": ({"a.txt": b"x\nx\nx\n"}, ["-U", "-c", "\\Ax\\n", "a.txt"]),
+    "slice-line-start": ({"a.txt": b"a\nb\n"}, ["-U", "-n", "-m2", "^", "a.txt"]),
+    "slice-inside-character": ({"a.txt": "中\nb\n".encode()}, ["-U", "-n", "-m4", "x*\\n?", "a.txt"]),
+    "slice-inside-character-more": (
+        {"a.txt": "中\nb\n".encode()},
+        ["-U", "-n", "-m5", "x*\\n?", "a.txt"],
+    ),
+    # An empty match after the final newline: its before-context only.
+    "eof-before-context": ({"a.txt": b" \n"}, ["-U", "-B1", "-n", "^$", "a.txt"]),
+    "eof-before-context-json": ({"a.txt": b" \n"}, ["-U", "-B1", "--json", "^$", "a.txt"]),
+    "eof-after-block": ({"a.txt": b"a\nb\nc\nd\n"}, ["-U", "-B1", "-n", "a$|^$", "a.txt"]),
+    # Under -v the printers re-find matches in the selected lines too.
+    "invert-count": ({"a.txt": b"xab\nbaba\n ba\na\nzz\n"}, ["-U", "-v", "-c", "a|b\\n", "a.txt"]),
+    "invert-only-matching": (
+        {"a.txt": b"xab\nbaba\n ba\na\nzz\n"},
+        ["-U", "-v", "-o", "-m1", "a|b\\n", "a.txt"],
+    ),
+    "invert-column": (
+        {"a.txt": b"xab\nbaba\n ba\na\nzz\n"},
+        ["-U", "-v", "--column", "-B1", "-m1", "a|b\\n", "a.txt"],
+    ),
+    "invert-json": (
+        {"a.txt": b"xab\nbaba\n ba\na\nzz\n"},
+        ["-U", "-v", "--json", "-m1", "a|b\\n", "a.txt"],
+    ),
+    # --column prints each line of a block with the terminator rg adds.
+    "crlf-column": ({"a.txt": b"c\naxa\n\ncab\n"}, ["-U", "--crlf", "--column", "a|b\\n", "a.txt"]),
+    # The file is read whole: NULs are never turned into line breaks.
+    "b8-streamed-json": (
+        {"f": b"a\0b\nc\n"},
+        ["-U", "--no-mmap", "--json", "b|c|x\\n", "f"],
+    ),
+    "b8-streamed": ({"f": b"a\0b\nc\n"}, ["-U", "--no-mmap", "b|c|x\\n", "f"]),
+    "r1-walked-early-nul": ({"a.txt": b"\nNo\0"}, ["-U", "\\x0A"]),
+    "b6-walked-late-nul": ({"big.txt": BIG_NUL}, ["-U", "-c", "0\\nl"]),
+    "b6-walked-late-nul-touched": ({"big.txt": BIG_NUL}, ["-U", "-n", "06363\\nl"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_multiline(isolated, reference_rg, name):
+    files, args = CASES[name]
+    for path, data in files.items():
+        with open(path, "wb") as handle:
+            handle.write(data)
+    same(reference_rg, args, compare_stderr=False)
