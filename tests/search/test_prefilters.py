@@ -129,3 +129,64 @@ def test_folded_prefilter_needles(patterns, options, needles):
 )
 def test_shortcuts_agree_with_rg(tree, reference_rg, args):
     same(reference_rg, args)
+
+
+SAMPLE = "abcdefghijklmnop xyz 1234 ab12 cdq byyq cx 123ab 456yz ..//-- \tx\rKELVIN \u212a \u017f é ab" * 2
+
+
+@pytest.mark.parametrize(
+    "pattern, options, chosen",
+    [
+        ("[a-z]{14,}", {}, True),
+        ("[a-c][x-z]+?q?", {}, True),
+        ("[0-9]{3}(ab|[x-z]{2})", {}, True),  # no required literal: one branch is a class
+        ("(?:ab|cd)[0-9]{2,4}", {}, False),  # required literals: the literal path serves it
+        ("[.-/]{2,}", {}, True),
+        ("[0-9]{3,}", {"case": "insensitive"}, True),
+        ("\\w+", {}, False),  # Unicode \w: rg's holds marks, re's does not
+        ("[a-z]+[0-9]+", {}, False),  # two unbounded repetitions: re has no time budget
+        ("(?:[a-z][0-9])+", {}, False),  # a repeated group
+        ("[a-z]{1,100}", {}, False),  # a large bound
+        ("[^a-z]{3}", {}, False),  # a negated class holds non-ASCII characters
+        ("[a-z]{3,}", {"case": "insensitive"}, False),  # k and s fold to non-ASCII characters
+        ("\\b[0-9]{3,}", {}, False),  # assertions
+    ],
+)
+def test_re_is_chosen_only_where_it_agrees(pattern, options, chosen):
+    compiled = _compiled([pattern], **options)
+    assert (compiled.re_regex is not None) is chosen
+    if chosen:
+        ours = [m.span() for m in compiled.re_regex.finditer(SAMPLE)]
+        assert ours == [m.span() for m in compiled.regex.finditer(SAMPLE)]
+        assert ours  # the sample exercises the pattern
+
+
+@pytest.fixture
+def mixed(isolated):
+    (isolated / "a.txt").write_bytes(
+        "abcdefghijklmnop xyz\nabcdéfghijklmnopqr\n123 4567 89012\n"
+        "\xffabcdefghijklmnopq\xfe\n"
+        "tab\tseparated\tvalues\n..//-- path/to/x\nZZZ\r\nzzzzzzzzzzzzzzz\r\n".encode("utf-8", "surrogateescape")
+    )
+    (isolated / "b.txt").write_bytes(b"abcdefghijklmnopqrstuvwxyz" * 3 + b"\n" + b"short\n" * 30)
+    return isolated
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-n", "[a-z]{14,}"],
+        ["-o", "-b", "[a-z]{14,}"],
+        ["-c", "[0-9]{3,}"],
+        ["--column", "-n", "[0-9]{4}"],
+        ["-n", "[a-c][x-z]+?q?"],
+        ["-n", "[.-/]{2,}"],
+        ["-n", "-o", "[\t-\r]"],
+        ["-v", "-n", "[a-z]{14,}"],
+        ["-n", "-C1", "[z]{5,}"],
+        ["-n", "--crlf", "[a-z]{14,}"],
+        ["-n", "[0-9]{3}([a-b]|[x-z]{2})"],
+    ],
+)
+def test_re_engine_agrees_with_rg(mixed, reference_rg, args):
+    same(reference_rg, args)

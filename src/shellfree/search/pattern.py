@@ -22,6 +22,7 @@ How the searcher must run :attr:`CompiledPattern.regex` (the contract the semant
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 from typing import Iterator, Optional, Sequence
 
@@ -83,6 +84,9 @@ class CompiledPattern(Record):
     # Case-insensitive patterns: a byte regex every match's bytes satisfy (one of the required
     # strings up to ASCII case), to find candidate lines without decoding the text.
     folded_prefilter: "Optional[regex.Pattern[bytes]]" = None
+    # The pattern compiled by ``re`` when both engines agree on it and ``re`` scans faster
+    # (patterns with no literal to search for; see regex_translate._re_source).
+    re_regex: "Optional[re.Pattern[str]]" = None
     # -U: the regex to run from a search position that rg treats as the start of the haystack
     # (see Translation.slice_source); None when it would be :attr:`regex` itself.
     slice_regex: Optional["regex.Pattern[str]"] = None
@@ -266,6 +270,7 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
                            options.multiline and (tr.text_anchors or tr.line_anchors),
                            exact_literals=tr.exact_literals,
                            folded_prefilter=_folded_prefilter(tr.folded_literals),
+                           re_regex=re.compile(tr.re_source) if tr.re_source else None,
                            slice_regex=from_start)
 
 

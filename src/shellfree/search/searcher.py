@@ -403,7 +403,14 @@ class _Lines:
         text = to_text(buf[:end])
         tend = len(text)
         offsets = _Offsets(text)
-        search, timeout = self.search, self.timeout
+        re_regex = getattr(self.matcher, "re_regex", None)
+        if re_regex is not None:
+            # A pattern re runs faster and can run without a time budget (pattern.py).
+            def search(text, pos, end, timeout=None, _search=re_regex.search):
+                return _search(text, pos, end)
+        else:
+            search = self.search
+        timeout = self.timeout
         pos = 0
         while pos <= tend:
             m = search(text, pos, tend, timeout=timeout)
