@@ -108,46 +108,99 @@ class FileResult:
     def has_match(self) -> bool:
         return self.matched_lines > 0
 
+    def first_nul_in_lines(self) -> tuple[int, int] | None:
+        """(index in ``lines``, stream offset) of the first NUL in a reported line."""
+        for index, line in enumerate(self.lines):
+            if line is not None:
+                at = line.text.find(b"\0")
+                if at >= 0:
+                    return index, line.offset + at
+        return None
+
 
 # rg's decoder first reads just enough bytes to sniff a BOM; its line buffer then reads what
 # its free space allows.
 _BOM_SNIFF = 3
 
 
-def _fill_start_of(stream: bytes, offset: int) -> int:
-    """Where rg's line buffer starts searching the fill that contains byte *offset*.
+def _preceding(stream: bytes, floor: int, end: int, lines: int) -> int:
+    """Start of the line *lines* lines before the last line of ``stream[floor:end]`` (which
+    ends with a newline), never before *floor*."""
+    pos = end - 1
+    for _ in range(lines + 1):
+        newline = stream.rfind(b"\n", floor, pos)
+        if newline < 0:
+            return floor
+        pos = newline
+    return pos + 1
+
+
+@dataclass(frozen=True)
+class _Fill:
+    """Where rg's line buffer stood when it read the fill holding a given byte."""
+
+    start: int  # start of the first line that fill searches
+    consumed: int  # bytes rolled out of the buffer before that fill (rg's bytes_searched)
+    stop: int  # end of the last complete line that fill searches
+
+
+def _fill_of(
+    stream: bytes, offset: int, context: int | None = None, visited: tuple[int, ...] = ()
+) -> _Fill:
+    """The fill of rg's line buffer that contains byte *offset*.
 
     rg decides binary-ness per fill: the fill that holds the first NUL is not searched at all,
     everything before it is (rg-semantics §2.1). A fill reads until its new bytes hold a
     newline; the very first read is only the decoder's 3-byte BOM sniff, so a file whose first
-    line is at most 3 bytes has that line searched on its own, and the next fill reads up to
-    64 KiB minus the incomplete line carried over (the buffer doubles when a line is longer).
-    Measured against rg 15.1 with NULs in the first fill, in the second, and after short and
-    long first lines. The result is the start of the first line of the NUL's fill.
+    line is at most 3 bytes has that line searched on its own, and the next fill reads what the
+    buffer's free space allows (64 KiB, doubled when a line does not fit). Measured against rg
+    15.1 with NULs in the first fill, in the second, and after short and long first lines.
+
+    Before each fill rg rolls searched bytes out of the buffer. With context options on
+    (*context* is then the before-context) it keeps the last ``context + 1`` searched lines, but
+    not lines up to the end of the last line it printed (*visited*: the end offsets of printed
+    lines, ascending): measured with NULs after one- and two-line first fills and -A/-B/-C. The
+    kept bytes take buffer space and, when the search quits at binary data, were never counted
+    as searched.
     """
     size = len(stream)
     capacity = _FILL
     pos = 0  # next byte to read
+    kept = 0  # start of the bytes the buffer still holds
     line_start = 0  # start of the first line the next fill will search
     first = True
+    seen = 0  # visited[:seen] end at or before line_start
     while pos < size:
         fill_start = line_start
+        holds_offset = False
         while True:
-            free = capacity - (pos - line_start)
+            free = capacity - (pos - kept)
             if free <= 0:
                 capacity *= 2
                 continue
             read_end = min(size, pos + (min(_BOM_SNIFF, free) if first else free))
             first = False
-            if offset < read_end:
-                return fill_start
+            holds_offset = holds_offset or offset < read_end
             newline = stream.rfind(b"\n", pos, read_end)
             pos = read_end
             if newline >= 0 or pos >= size:
                 break
         if newline >= 0:
             line_start = newline + 1
-    return size
+        if holds_offset:
+            return _Fill(fill_start, kept, line_start if pos < size else size)
+        if newline < 0:
+            break
+        # The roll before the next fill.
+        if context is None:
+            kept = line_start
+        else:
+            kept = max(kept, _preceding(stream, kept, line_start, context))
+            while seen < len(visited) and visited[seen] <= line_start:
+                seen += 1
+            if seen:
+                kept = max(kept, visited[seen - 1])
+    return _Fill(size, size, size)
 
 
 class _Offsets:
@@ -385,26 +438,35 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
     stream = search_stream(data)
     nul = stream.find(b"\0") if config.binary != BINARY_NONE else -1
     end = len(stream)
+    context = config.before_context if (config.before_context or config.after_context) else None
+    fill = None
+    multiline = matcher.can_match_newline or getattr(matcher, "whole_text", False)
     if nul >= 0:
         result.binary_offset = nul
-        if config.binary == BINARY_QUIT:
-            result.binary_quit = True
-            end = _fill_start_of(stream, nul)
-        elif config.mmap:
-            # rg pre-scans only the first 64 KiB of a memory-mapped file; past that it notices a
-            # NUL only in a line it is about to print (see FileResult.binary_in_printed_lines).
-            if nul < _FILL:
-                result.binary_after = 0
-            else:
+        if config.mmap or multiline:
+            # One buffer holds the whole file: a memory-mapped one, or a multi-line search's,
+            # which rg reads to its end first (so no 3-byte first read, and NULs stay). rg
+            # pre-scans only its first 64 KiB; past that it notices a NUL only in a line it is
+            # about to print (see FileResult.binary_in_printed_lines).
+            quit = config.binary == BINARY_QUIT
+            result.binary_quit = quit
+            if nul >= _FILL:
                 result.binary_offset = None
                 result.binary_in_printed_lines = True
+            elif quit:
+                end = 0
+            else:
+                result.binary_after = 0
+        elif config.binary == BINARY_QUIT:
+            result.binary_quit = True
+            fill = _fill_of(stream, nul, context)
+            end = fill.start
         else:
-            result.binary_after = _fill_start_of(stream, nul)
+            result.binary_after = _fill_of(stream, nul, context).start
             stream = stream.replace(b"\0", b"\n")
-    result.bytes_searched = end
-    if config.mmap and result.binary_offset is not None:
-        # rg reports a memory-mapped binary file as searched up to its first NUL.
-        result.bytes_searched = result.binary_offset
+    result.bytes_searched = end if fill is None else fill.consumed
+    if (config.mmap or multiline) and result.binary_offset is not None:
+        result.bytes_searched = min(end, result.binary_offset)
     if matcher.matches_nothing and not config.invert:
         return result
     if not config.invert and not matcher.can_match_newline:
@@ -412,34 +474,80 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         if literals and not any(stream.find(lit, 0, end) >= 0 for lit in literals):
             return result  # the literal prefilter: no candidate line anywhere
     lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
-    if matcher.can_match_newline or getattr(matcher, "whole_text", False):
+    if multiline:
         _search_multiline(lines, config, result)
     else:
         _search_lines(lines, config, result)
+    if fill is not None and context is not None and result.lines:
+        # The buffer's rolls also drop the lines printed so far.
+        visited = tuple(l.offset + len(l.text) for l in result.lines if l is not None)
+        fill = _fill_of(stream, nul, context, visited)
+        result.bytes_searched = fill.consumed
     stopped = _stopped_early(config, result)
     if stopped:
-        # rg's statistics count the bytes it consumed: up to the end of the match it stopped at.
-        last_match = max(
-            (l.offset + len(l.text) for l in result.lines if l is not None and l.kind == "match"),
-            default=None,
-        )
-        if last_match is not None:
-            result.bytes_searched = last_match
+        whole = config.mmap or multiline
+        result.bytes_searched = _stop_position(lines, config, result, whole)
+    if (config.mmap or multiline) and result.binary_offset is not None:
+        # rg reports a whole-buffer binary file as searched up to its first NUL at most.
+        result.bytes_searched = min(result.bytes_searched, result.binary_offset)
     if result.binary_offset is not None and stopped:
         # rg stops reading at -m's last match or -l's first one; if that came before the fill
         # holding the NUL, it never saw binary data (no warning, no notice).
         threshold = result.binary_after if result.binary_after is not None else end
         last = max((line.offset for line in result.lines if line is not None), default=-1)
-        if last < threshold and not (config.mmap and result.binary_after == 0):
+        if result.binary_quit and _after_context_cut(config, result):
+            last = end  # rg read on for the missing after-context lines: into the NUL's fill
+        if last < threshold and not ((config.mmap or multiline) and result.binary_after == 0):
             result.binary_offset = None
             result.binary_after = None
             result.binary_quit = False
     return result
 
 
+def _after_context_cut(config: SearchConfig, result: FileResult) -> bool:
+    """Whether the after-context of the match -m stopped at has fewer lines than asked for
+    (in quit mode only the end of the searched fills can cut it)."""
+    if not config.after_context or config.max_count is None:
+        return False
+    seen = 0
+    for index, line in enumerate(result.lines):
+        if line is not None and line.kind == "match":
+            seen += 1
+            if seen == config.max_count:
+                return len(result.lines) - index - 1 < config.after_context
+    return False
+
+
+def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whole: bool) -> int:
+    """Where rg's search position stood when -m, -l or -q stopped it: its statistics count the
+    bytes up to there.
+
+    Without -v that is the end of the last match line printed (after-context matches
+    included). Under -v rg looks for the next line the regex matches before it hands the
+    selected lines before it over, so the position is that line's end, or the end of the
+    buffer when there is none in it: of the whole file when it is memory-mapped (*whole*), of
+    the fill holding the last selected line otherwise (measured with -v -m1 on walked,
+    streamed and mapped files).
+    """
+    matches = [l for l in result.lines if l is not None and l.kind == "match"]
+    last = matches[-1]
+    if not config.invert:
+        return last.offset + len(last.text)
+    buf, end = lines.buf, lines.end
+    stop = end if whole else _fill_of(buf, last.offset).stop
+    pos = last.offset + len(last.text)
+    while pos < stop:
+        newline = buf.find(b"\n", pos, stop)
+        line_end = stop if newline < 0 else newline
+        if lines.line_matches(pos, line_end):
+            return min(line_end + 1, stop)
+        pos = line_end + 1
+    return stop
+
+
 def _stopped_early(config: SearchConfig, result: FileResult) -> bool:
     if config.invert:
-        return False
+        return config.max_count is not None and result.matched_lines >= config.max_count
     if config.stop_at_first and result.matched_lines > 0:
         return True
     return config.max_count is not None and result.matched_lines >= config.max_count
