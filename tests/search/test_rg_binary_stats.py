@@ -63,6 +63,9 @@ def _big() -> None:
         (b"\nO\x9f\x00", ["--files-without-match", "x?"]),
         (b"ab\n\n\x00", ["--files-without-match", "b"]),
         (b"\nabbaab\n\x00", ["--files-without-match", "^$"]),
+        # A multi-line search counts its whole buffer as searched, wherever -m stopped it.
+        (b"a\nb\na\nb\nc\n", ["-U", "-m1", "--json", "a\\n"]),
+        (b"\n\nn", ["-U", "-m2", "--json", "^\\n"]),
         # -U reads the whole file and checks its first 64 KiB before searching.
         (b"\nNo\x00", ["-U", "\\x0A"]),
         (b"\nNo\x00", ["-U", "--json", "\\x0A"]),

@@ -484,9 +484,9 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         fill = _fill_of(stream, nul, context, visited)
         result.bytes_searched = fill.consumed
     stopped = _stopped_early(config, result)
-    if stopped:
-        whole = config.mmap or multiline
-        result.bytes_searched = _stop_position(lines, config, result, whole)
+    if stopped and not multiline:
+        # A multi-line search counts its whole buffer as searched, wherever -m stopped it.
+        result.bytes_searched = _stop_position(lines, config, result, config.mmap)
     if (config.mmap or multiline) and result.binary_offset is not None:
         # rg reports a whole-buffer binary file as searched up to its first NUL at most.
         result.bytes_searched = min(result.bytes_searched, result.binary_offset)
