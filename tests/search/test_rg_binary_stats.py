@@ -88,6 +88,12 @@ def test_walked(isolated, reference_rg, data, args):
         (b"\n\nx\x00bax\n\n\n\nab", ["-m1", "-A1", "--json", "a"]),
         (b"\n\na\nbaax\n\n\x00\n", ["-v", "-m1", "--json", "a"]),
         (b"\n\na\nbaax\n\n\x00\n", ["-v", "-m1", "--json", "--no-mmap", "a"]),
+        # A streamed file's before-context line is handed to the printer with its match, so
+        # after binary data seen in the match's fill: the printer stops at it, silently.
+        (b"\nxa\x00", ["-B1", "a", "--no-mmap"]),
+        (b"\nx\na\x00", ["-B2", "a", "--no-mmap"]),
+        (b"x\nxa\x00", ["-C1", "x", "--no-mmap"]),
+        (b"x\nxa\x00\nb\n", ["-A1", "-m1", "x", "--no-mmap"]),
         # A streamed multi-line search keeps NULs and sees one checked before searching.
         (b"\n\na\n\x00", ["-U", "^", "--no-mmap"]),
         (b"xb\n\n\n\nx\x00\nbababa", ["-U", "^", "--no-mmap"]),

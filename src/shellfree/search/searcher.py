@@ -97,6 +97,9 @@ class FileResult:
     # Lines at or after this stream offset were searched after binary data had been seen:
     # rg's standard printer replaces the first such match with the binary notice.
     binary_after: int | None = None
+    # Index in ``lines`` of the first line rg hands to the printer after it saw the binary data
+    # at ``binary_after`` (a before-context line is handed over with the match that follows).
+    binary_after_index: int | None = None
     # The file was cut short because of binary data (walked files).
     binary_quit: bool = False
     # A memory-mapped file whose first NUL lies past the pre-scanned 64 KiB: binary data counts
@@ -501,7 +504,38 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
             result.binary_offset = None
             result.binary_after = None
             result.binary_quit = False
+    if result.binary_after is not None:
+        result.binary_after_index = _handed_over_from(result.lines, config, result.binary_after)
     return result
+
+
+def _handed_over_from(lines: list, config: SearchConfig, position: int) -> int:
+    """Index of the first of *lines* that rg hands to the printer once it has read past
+    *position*. rg hands a match and its before-context over when it finds the match, and an
+    after-context line when it reaches it; so a before-context line read before *position*
+    still comes after it when its match does (measured: ``printf '\\nxa\\0'`` streamed, ``rg
+    -B1 a`` prints nothing)."""
+    after = config.after_context
+    since_match = None  # context lines since the last match, within one group
+    for index, line in enumerate(lines):
+        if line is None:
+            since_match = None
+            continue
+        if line.kind == "match":
+            since_match = 0
+            at = line.offset
+        elif since_match is not None and since_match < after:
+            since_match += 1
+            at = line.offset
+        else:
+            since_match = None
+            at = next(
+                (l.offset for l in lines[index:] if l is not None and l.kind == "match"),
+                line.offset,
+            )
+        if at >= position:
+            return index
+    return len(lines)
 
 
 def _after_context_cut(config: SearchConfig, result: FileResult) -> bool:
