@@ -132,3 +132,39 @@ def test_explicit(isolated, reference_rg, data, args):
 def test_nul_past_first_fill(isolated, reference_rg, args):
     _big()
     same(reference_rg, args)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["needle"],
+        ["-c", "needle"],
+        ["--json", "-B2", "needle"],
+        ["-n", "needle", "--no-mmap", "a.txt"],
+    ],
+)
+@pytest.mark.parametrize("nul", [150000, 200000])
+def test_buffer_growth(isolated, reference_rg, args, nul):
+    # A 70000-byte first line does not fit the 64 KiB buffer; rg grows it to three times its
+    # size, so the first fill reaches past offset 150000 (the NUL there hides every match)
+    # but not 200000.
+    data = bytearray(b"a" * 70000 + b"\n" + b"needle\n" * 20000)
+    data[nul] = 0
+    _write("a.txt", bytes(data))
+    same(reference_rg, args)
+
+
+@pytest.mark.parametrize(
+    "args", [["-B3", "--json", "^a"], ["-B3", "-n", "^a"], ["-C3", "--json", "^a"]]
+)
+def test_context_kept_between_fills(isolated, reference_rg, args):
+    # The first fill ends after the 25000-byte "p" line. Rolling it, rg keeps the last four
+    # lines for -B3 but drops those up to the printed match, which decides how much the next
+    # fill reads: up to the NUL at 90000 here, so "a r" is never searched.
+    data = bytearray(
+        b"y" * 80 + b"\n" + b"x\n" * 2000 + b"a" + b"b" * 30000 + b"\n" + b"p" * 25000
+        + b"\n" + b"q" * 10000 + b"\n" + b"a r\n" + b"e" * 40000 + b"\n"
+    )
+    data[90000] = 0
+    _write("a.txt", bytes(data))
+    same(reference_rg, args)

@@ -148,7 +148,10 @@ class _Fill:
 
 
 def _fill_of(
-    stream: bytes, offset: int, context: int | None = None, visited: tuple[int, ...] = ()
+    stream: bytes,
+    offset: int,
+    context: int | None = None,
+    visited: tuple[tuple[int, int], ...] = (),
 ) -> _Fill:
     """The fill of rg's line buffer that contains byte *offset*.
 
@@ -156,15 +159,17 @@ def _fill_of(
     everything before it is (rg-semantics §2.1). A fill reads until its new bytes hold a
     newline; the very first read is only the decoder's 3-byte BOM sniff, so a file whose first
     line is at most 3 bytes has that line searched on its own, and the next fill reads what the
-    buffer's free space allows (64 KiB, doubled when a line does not fit). Measured against rg
-    15.1 with NULs in the first fill, in the second, and after short and long first lines.
+    buffer's free space allows (64 KiB at first). A full buffer grows by twice its size, to
+    three times it: with a 70000-byte first line a NUL at offset 150000 is in the first fill.
+    Measured against rg 15.1 with NULs in the first fill, in the second, and after short and
+    long first lines.
 
     Before each fill rg rolls searched bytes out of the buffer. With context options on
     (*context* is then the before-context) it keeps the last ``context + 1`` searched lines, but
-    not lines up to the end of the last line it printed (*visited*: the end offsets of printed
-    lines, ascending): measured with NULs after one- and two-line first fills and -A/-B/-C. The
-    kept bytes take buffer space and, when the search quits at binary data, were never counted
-    as searched.
+    not lines up to the end of the last line it handed to the printer (*visited*: (hand-over
+    position, end) of the reported lines, ascending): measured with NULs after one- and
+    two-line first fills and -A/-B/-C, and after long printed lines. The kept bytes take
+    buffer space and, when the search quits at binary data, were never counted as searched.
     """
     size = len(stream)
     capacity = _FILL
@@ -172,14 +177,15 @@ def _fill_of(
     kept = 0  # start of the bytes the buffer still holds
     line_start = 0  # start of the first line the next fill will search
     first = True
-    seen = 0  # visited[:seen] end at or before line_start
+    seen = 0  # visited[:seen] were handed over before line_start
+    visited_end = 0
     while pos < size:
         fill_start = line_start
         holds_offset = False
         while True:
             free = capacity - (pos - kept)
             if free <= 0:
-                capacity *= 2
+                capacity *= 3
                 continue
             read_end = min(size, pos + (min(_BOM_SNIFF, free) if first else free))
             first = False
@@ -199,10 +205,10 @@ def _fill_of(
             kept = line_start
         else:
             kept = max(kept, _preceding(stream, kept, line_start, context))
-            while seen < len(visited) and visited[seen] <= line_start:
+            while seen < len(visited) and visited[seen][0] < line_start:
+                visited_end = max(visited_end, visited[seen][1])
                 seen += 1
-            if seen:
-                kept = max(kept, visited[seen - 1])
+            kept = max(kept, visited_end)
     return _Fill(size, size, size)
 
 
@@ -466,26 +472,28 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
             end = fill.start
         else:
             result.binary_after = _fill_of(stream, nul, context).start
-            stream = stream.replace(b"\0", b"\n")
+            stream = stream.replace(b"\0", b"\n")  # rg's "convert" mode
     result.bytes_searched = end if fill is None else fill.consumed
     if (config.mmap or multiline) and result.binary_offset is not None:
         result.bytes_searched = min(end, result.binary_offset)
-    if matcher.matches_nothing and not config.invert:
+    lines = _search(stream, end, matcher, config, result, multiline)
+    if lines is None:
         return result
-    if not config.invert and not matcher.can_match_newline:
-        literals = _prepare(matcher).literals
-        if literals and not any(stream.find(lit, 0, end) >= 0 for lit in literals):
-            return result  # the literal prefilter: no candidate line anywhere
-    lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
-    if multiline:
-        _search_multiline(lines, config, result)
-    else:
-        _search_lines(lines, config, result)
-    if fill is not None and context is not None and result.lines:
-        # The buffer's rolls also drop the lines printed so far.
-        visited = tuple(l.offset + len(l.text) for l in result.lines if l is not None)
-        fill = _fill_of(stream, nul, context, visited)
-        result.bytes_searched = fill.consumed
+    if context is not None and nul >= 0 and not (config.mmap or multiline):
+        # The buffer's rolls also drop the lines handed to the printer so far, which leaves
+        # more room for the next fill: where the NUL's fill starts depends on what was printed
+        # before it, so search again until the two agree.
+        for _ in range(4):
+            refill = _fill_of(stream, nul, context, _visited(result.lines, config))
+            if fill is None or refill.start == end:
+                break
+            end = refill.start
+            lines = _search(stream, end, matcher, config, result, multiline)
+            assert lines is not None
+        if fill is None:
+            result.binary_after = refill.start
+        else:
+            result.bytes_searched = refill.consumed
     stopped = _stopped_early(config, result)
     if stopped and not multiline:
         # A multi-line search counts its whole buffer as searched, wherever -m stopped it.
@@ -509,17 +517,44 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
     return result
 
 
-def _handed_over_from(lines: list, config: SearchConfig, position: int) -> int:
-    """Index of the first of *lines* that rg hands to the printer once it has read past
-    *position*. rg hands a match and its before-context over when it finds the match, and an
-    after-context line when it reaches it; so a before-context line read before *position*
-    still comes after it when its match does (measured: ``printf '\\nxa\\0'`` streamed, ``rg
-    -B1 a`` prints nothing)."""
+def _search(
+    stream: bytes, end: int, matcher: MatcherLike, config: SearchConfig, result: FileResult,
+    multiline: bool,
+) -> _Lines | None:
+    """Search ``stream[:end]`` into *result* (its lines and counts start afresh); None when
+    nothing can match."""
+    result.lines = []
+    result.matched_lines = result.matches = 0
+    if matcher.matches_nothing and not config.invert:
+        return None
+    if not config.invert and not matcher.can_match_newline:
+        literals = _prepare(matcher).literals
+        if literals and not any(stream.find(lit, 0, end) >= 0 for lit in literals):
+            return None  # the literal prefilter: no candidate line anywhere
+    lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
+    if multiline:
+        _search_multiline(lines, config, result)
+    else:
+        _search_lines(lines, config, result)
+    return lines
+
+
+def _handover_positions(lines: list, config: SearchConfig) -> list[int | None]:
+    """Per reported line, how far rg had read when it handed the line to the printer.
+
+    rg hands a match and its before-context over when it finds the match, and an
+    after-context line when it reaches it; so a before-context line read in an earlier fill
+    still comes after the fill of its match (measured: ``printf '\\nxa\\0'`` streamed, ``rg
+    -B1 a`` prints nothing). ``None`` stands for a break.
+    """
     after = config.after_context
+    positions: list[int | None] = []
     since_match = None  # context lines since the last match, within one group
+    next_match = None
     for index, line in enumerate(lines):
         if line is None:
             since_match = None
+            positions.append(None)
             continue
         if line.kind == "match":
             since_match = 0
@@ -529,11 +564,31 @@ def _handed_over_from(lines: list, config: SearchConfig, position: int) -> int:
             at = line.offset
         else:
             since_match = None
-            at = next(
-                (l.offset for l in lines[index:] if l is not None and l.kind == "match"),
-                line.offset,
-            )
-        if at >= position:
+            if next_match is None or next_match < index:
+                next_match = next(
+                    (i for i in range(index, len(lines))
+                     if lines[i] is not None and lines[i].kind == "match"),
+                    len(lines),
+                )
+            at = lines[next_match].offset if next_match < len(lines) else line.offset
+        positions.append(at)
+    return positions
+
+
+def _visited(lines: list, config: SearchConfig) -> tuple[tuple[int, int], ...]:
+    """(hand-over position, end) of each reported line, by hand-over position."""
+    positions = _handover_positions(lines, config)
+    return tuple(sorted(
+        (at, line.offset + len(line.text))
+        for at, line in zip(positions, lines) if line is not None
+    ))
+
+
+def _handed_over_from(lines: list, config: SearchConfig, position: int) -> int:
+    """Index of the first of *lines* that rg hands to the printer once it has read past
+    *position* (see _handover_positions)."""
+    for index, at in enumerate(_handover_positions(lines, config)):
+        if at is not None and at >= position:
             return index
     return len(lines)
 
