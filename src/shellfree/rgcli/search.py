@@ -334,14 +334,18 @@ class _Search:
                 elapsed = time.perf_counter() - file_started
                 chunk = self.json.print_file(shown, result, elapsed)
             return Outcome(searched=True, matched=result.has_match, json=chunk)
-        walked_binary = binary == BINARY_QUIT and result.binary_offset is not None
+        walked_binary = binary == BINARY_QUIT and (
+            result.binary_offset is not None
+            or (result.binary_in_printed_lines and result.first_nul_in_lines() is not None)
+        )
+        if walked_binary and (args.quiet or self.mode != "standard"):
+            # rg's summary printer squashes a walked binary file's match count to zero and
+            # prints nothing for it. It only saw the NUL if it read on to its fill: -l and -q
+            # stop at the first match, but not under -v, and --files-without-match never stops.
+            # A zero count is "without match" for the exit status, though nothing is printed.
+            return Outcome(searched=True, matched=self.mode == "files_without_match")
         if self.mode == "files_without_match":
             file_matched = not result.has_match
-            if walked_binary and file_matched:
-                # rg quirk: not printed, yet it counts as "without match" for the exit status.
-                return Outcome(searched=True, matched=True)
-        elif walked_binary and self.mode in ("count", "count_matches"):
-            return Outcome(searched=True)  # rg squashes a walked binary file's count
         else:
             file_matched = result.has_match
         if walked_binary and not result.has_match:

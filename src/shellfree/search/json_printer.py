@@ -58,8 +58,22 @@ class JsonPrinter:
 
     def print_file(self, path: bytes, result: FileResult, elapsed: float) -> bytes:
         stats = self.stats
+        lines = result.lines
+        binary_offset = result.binary_offset
+        bytes_searched = result.bytes_searched
+        if result.binary_in_printed_lines:
+            # rg notices a NUL past the pre-scanned 64 KiB in a line it hands to the printer.
+            # In "convert" mode the JSON printer prints on (the standard one stops there);
+            # in "quit" mode the search ends before that line. The statistics count the bytes
+            # up to the NUL.
+            found = result.first_nul_in_lines()
+            if found is not None:
+                index, binary_offset = found
+                bytes_searched = min(bytes_searched, binary_offset)
+                if result.binary_quit:
+                    lines = lines[:index]
         stats.searches += 1
-        stats.bytes_searched += result.bytes_searched
+        stats.bytes_searched += bytes_searched
         stats.elapsed += elapsed
         # A file with lines but no match: rg's multi-line searcher printing the before-context
         # of an empty match after the final newline (begin, context, end).
@@ -70,7 +84,7 @@ class JsonPrinter:
         out = [_dumps({"type": "begin", "data": {"path": path_data}}) + b"\n"]
         matched_lines = 0
         matches = 0
-        for line in result.lines:
+        for line in lines:
             if line is None:
                 continue
             submatches = [
@@ -99,12 +113,12 @@ class JsonPrinter:
             "type": "end",
             "data": {
                 "path": path_data,
-                "binary_offset": result.binary_offset,
+                "binary_offset": binary_offset,
                 "stats": {
                     "elapsed": _elapsed(elapsed),
                     "searches": 1,
                     "searches_with_match": int(result.has_match),
-                    "bytes_searched": result.bytes_searched,
+                    "bytes_searched": bytes_searched,
                     "bytes_printed": printed,
                     "matched_lines": matched_lines,
                     "matches": matches,

@@ -80,6 +80,7 @@ def search_multiline(data: bytes, matcher: MatcherLike, config: SearchConfig) ->
                 result.binary_quit = True
                 return result  # rg searches nothing (bytes_searched stays 0)
             result.binary_after = 0
+            result.binary_after_index = 0  # the printer stops at the first line it is handed
         elif buf.find(b"\0", _FILL) >= 0:
             late_nul = True
             if config.binary != BINARY_QUIT:

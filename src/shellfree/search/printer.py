@@ -79,7 +79,7 @@ class StandardPrinter:
         # rg's standard sink, once binary data was seen in "convert" mode (explicit files),
         # stops at the next line it is handed: a match still counts (and the notice follows),
         # a context line stops the file silently.
-        stop_at = result.binary_after
+        stop_at = result.binary_after_index
         binary_offset = result.binary_offset
         matched = False
         wrote_line = False
@@ -95,16 +95,16 @@ class StandardPrinter:
                 match_lead = context_lead = prefix_path + b"\0"
             else:
                 match_lead, context_lead = prefix_path + b":", prefix_path + b"-"
-        for line in result.lines:
+        for index, line in enumerate(result.lines):
             if line is None:
                 if opts.context_separator is not None:
                     out.append(opts.context_separator + self._terminator)
                 continue
             if result.binary_in_printed_lines and stop_at is None and b"\0" in line.text:
                 # A memory-mapped file: binary data is seen in the line about to be printed.
-                stop_at = line.offset
+                stop_at = index
                 binary_offset = line.offset + line.text.index(b"\0")
-            if stop_at is not None and line.offset >= stop_at:
+            if stop_at is not None and index >= stop_at:
                 matched = matched or line.kind == "match"
                 break
             if line.kind == "match":

@@ -125,6 +125,9 @@ class FileResult:
     # Lines at or after this stream offset were searched after binary data had been seen:
     # rg's standard printer replaces the first such match with the binary notice.
     binary_after: int | None = None
+    # Index in ``lines`` of the first line rg hands to the printer after it saw the binary data
+    # at ``binary_after`` (a before-context line is handed over with the match that follows).
+    binary_after_index: int | None = None
     # The file was cut short because of binary data (walked files).
     binary_quit: bool = False
     # A memory-mapped file whose first NUL lies past the pre-scanned 64 KiB: binary data counts
@@ -139,46 +142,104 @@ class FileResult:
     def has_match(self) -> bool:
         return self.matched_lines > 0
 
+    def first_nul_in_lines(self) -> tuple[int, int] | None:
+        """(index in ``lines``, stream offset) of the first NUL in a reported line."""
+        for index, line in enumerate(self.lines):
+            if line is not None:
+                at = line.text.find(b"\0")
+                if at >= 0:
+                    return index, line.offset + at
+        return None
+
 
 # rg's decoder first reads just enough bytes to sniff a BOM; its line buffer then reads what
 # its free space allows.
 _BOM_SNIFF = 3
 
 
-def _fill_start_of(stream: bytes, offset: int) -> int:
-    """Where rg's line buffer starts searching the fill that contains byte *offset*.
+def _preceding(stream: bytes, floor: int, end: int, lines: int) -> int:
+    """Start of the line *lines* lines before the last line of ``stream[floor:end]`` (which
+    ends with a newline), never before *floor*."""
+    pos = end - 1
+    for _ in range(lines + 1):
+        newline = stream.rfind(b"\n", floor, pos)
+        if newline < 0:
+            return floor
+        pos = newline
+    return pos + 1
+
+
+class _Fill(Record):
+    """Where rg's line buffer stood when it read the fill holding a given byte."""
+
+    start: int  # start of the first line that fill searches
+    consumed: int  # bytes rolled out of the buffer before that fill (rg's bytes_searched)
+    stop: int  # end of the last complete line that fill searches
+
+
+def _fill_of(
+    stream: bytes,
+    offset: int,
+    context: int | None = None,
+    visited: tuple[tuple[int, int], ...] = (),
+) -> _Fill:
+    """The fill of rg's line buffer that contains byte *offset*.
 
     rg decides binary-ness per fill: the fill that holds the first NUL is not searched at all,
     everything before it is (rg-semantics §2.1). A fill reads until its new bytes hold a
     newline; the very first read is only the decoder's 3-byte BOM sniff, so a file whose first
-    line is at most 3 bytes has that line searched on its own, and the next fill reads up to
-    64 KiB minus the incomplete line carried over (the buffer doubles when a line is longer).
+    line is at most 3 bytes has that line searched on its own, and the next fill reads what the
+    buffer's free space allows (64 KiB at first). A full buffer grows by twice its size, to
+    three times it: with a 70000-byte first line a NUL at offset 150000 is in the first fill.
     Measured against rg 15.1 with NULs in the first fill, in the second, and after short and
-    long first lines. The result is the start of the first line of the NUL's fill.
+    long first lines.
+
+    Before each fill rg rolls searched bytes out of the buffer. With context options on
+    (*context* is then the before-context) it keeps the last ``context + 1`` searched lines, but
+    not lines up to the end of the last line it handed to the printer (*visited*: (hand-over
+    position, end) of the reported lines, ascending): measured with NULs after one- and
+    two-line first fills and -A/-B/-C, and after long printed lines. The kept bytes take
+    buffer space and, when the search quits at binary data, were never counted as searched.
     """
     size = len(stream)
     capacity = _FILL
     pos = 0  # next byte to read
+    kept = 0  # start of the bytes the buffer still holds
     line_start = 0  # start of the first line the next fill will search
     first = True
+    seen = 0  # visited[:seen] were handed over before line_start
+    visited_end = 0
     while pos < size:
         fill_start = line_start
+        holds_offset = False
         while True:
-            free = capacity - (pos - line_start)
+            free = capacity - (pos - kept)
             if free <= 0:
-                capacity *= 2
+                capacity *= 3
                 continue
             read_end = min(size, pos + (min(_BOM_SNIFF, free) if first else free))
             first = False
-            if offset < read_end:
-                return fill_start
+            holds_offset = holds_offset or offset < read_end
             newline = stream.rfind(b"\n", pos, read_end)
             pos = read_end
             if newline >= 0 or pos >= size:
                 break
         if newline >= 0:
             line_start = newline + 1
-    return size
+        if holds_offset:
+            return _Fill(fill_start, kept, line_start if pos < size else size)
+        if newline < 0:
+            break
+        # The roll before the next fill.
+        if context is None:
+            kept = line_start
+        else:
+            kept = max(kept, _preceding(stream, kept, line_start, context))
+            while seen < len(visited) and visited[seen][0] < line_start:
+                visited_end = max(visited_end, visited[seen][1])
+                seen += 1
+            kept = max(kept, visited_end)
+    return _Fill(size, size, size)
 
 
 class _Offsets:
@@ -467,60 +528,193 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
     stream = search_stream(data)
     nul = stream.find(b"\0") if config.binary != BINARY_NONE else -1
     end = len(stream)
+    context = config.before_context if (config.before_context or config.after_context) else None
+    fill = None
     if nul >= 0:
         result.binary_offset = nul
-        if config.binary == BINARY_QUIT:
-            result.binary_quit = True
-            end = _fill_start_of(stream, nul)
-        elif config.mmap:
-            # rg pre-scans only the first 64 KiB of a memory-mapped file; past that it notices a
-            # NUL only in a line it is about to print (see FileResult.binary_in_printed_lines).
-            if nul < _FILL:
-                result.binary_after = 0
-            else:
+        if config.mmap:
+            # One buffer holds the whole file (memory-mapped; multiline.py handles the other
+            # whole-file buffer, -U's): no 3-byte first read, and NULs stay. rg pre-scans only
+            # its first 64 KiB; past that it notices a NUL only in a line it is about to print
+            # (see FileResult.binary_in_printed_lines).
+            quit = config.binary == BINARY_QUIT
+            result.binary_quit = quit
+            if nul >= _FILL:
                 result.binary_offset = None
                 result.binary_in_printed_lines = True
+            elif quit:
+                end = 0
+            else:
+                result.binary_after = 0
+        elif config.binary == BINARY_QUIT:
+            result.binary_quit = True
+            fill = _fill_of(stream, nul, context)
+            end = fill.start
         else:
-            result.binary_after = _fill_start_of(stream, nul)
-            stream = stream.replace(b"\0", b"\n")
-    result.bytes_searched = end
+            result.binary_after = _fill_of(stream, nul, context).start
+            stream = stream.replace(b"\0", b"\n")  # rg's "convert" mode
+    result.bytes_searched = end if fill is None else fill.consumed
     if config.mmap and result.binary_offset is not None:
-        # rg reports a memory-mapped binary file as searched up to its first NUL.
-        result.bytes_searched = result.binary_offset
-    if matcher.matches_nothing and not config.invert:
+        result.bytes_searched = min(end, result.binary_offset)
+    lines = _search(stream, end, matcher, config, result)
+    if lines is None:
         return result
-    if not config.invert:
-        prepared = _prepare(matcher)
-        literals = prepared.literals
-        if literals and not any(stream.find(lit, 0, end) >= 0 for lit in literals):
-            return result  # the literal prefilter: no candidate line anywhere
-        if prepared.folded is not None and prepared.folded.search(stream, 0, end) is None:
-            return result
-    _search_lines(_Lines(stream, end, matcher, config.timeout, config.crlf), config, result)
+    if context is not None and nul >= 0 and not config.mmap:
+        # The buffer's rolls also drop the lines handed to the printer so far, which leaves
+        # more room for the next fill: where the NUL's fill starts depends on what was printed
+        # before it, so search again until the two agree.
+        for _ in range(4):
+            refill = _fill_of(stream, nul, context, _visited(result.lines, config))
+            if fill is None or refill.start == end:
+                break
+            end = refill.start
+            lines = _search(stream, end, matcher, config, result)
+            assert lines is not None
+        if fill is None:
+            result.binary_after = refill.start
+        else:
+            result.bytes_searched = refill.consumed
     stopped = _stopped_early(config, result)
     if stopped:
-        # rg's statistics count the bytes it consumed: up to the end of the match it stopped at.
-        last_match = max(
-            (l.offset + len(l.text) for l in result.lines if l is not None and l.kind == "match"),
-            default=None,
-        )
-        if last_match is not None:
-            result.bytes_searched = last_match
+        result.bytes_searched = _stop_position(lines, config, result, config.mmap)
+    if config.mmap and result.binary_offset is not None:
+        # rg reports a whole-buffer binary file as searched up to its first NUL at most.
+        result.bytes_searched = min(result.bytes_searched, result.binary_offset)
     if result.binary_offset is not None and stopped:
         # rg stops reading at -m's last match or -l's first one; if that came before the fill
         # holding the NUL, it never saw binary data (no warning, no notice).
         threshold = result.binary_after if result.binary_after is not None else end
         last = max((line.offset for line in result.lines if line is not None), default=-1)
+        if result.binary_quit and _after_context_cut(config, result):
+            last = end  # rg read on for the missing after-context lines: into the NUL's fill
         if last < threshold and not (config.mmap and result.binary_after == 0):
             result.binary_offset = None
             result.binary_after = None
             result.binary_quit = False
+    if result.binary_after is not None:
+        result.binary_after_index = _handed_over_from(result.lines, config, result.binary_after)
     return result
+
+
+def _search(
+    stream: bytes, end: int, matcher: MatcherLike, config: SearchConfig, result: FileResult
+) -> _Lines | None:
+    """Search ``stream[:end]`` into *result* (its lines and counts start afresh); None when
+    nothing can match."""
+    result.lines = []
+    result.matched_lines = result.matches = 0
+    if matcher.matches_nothing and not config.invert:
+        return None
+    if not config.invert:
+        prepared = _prepare(matcher)
+        literals = prepared.literals
+        if literals and not any(stream.find(lit, 0, end) >= 0 for lit in literals):
+            return None  # the literal prefilter: no candidate line anywhere
+        if prepared.folded is not None and prepared.folded.search(stream, 0, end) is None:
+            return None
+    lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
+    _search_lines(lines, config, result)
+    return lines
+
+
+def _handover_positions(lines: list, config: SearchConfig) -> list[int | None]:
+    """Per reported line, how far rg had read when it handed the line to the printer.
+
+    rg hands a match and its before-context over when it finds the match, and an
+    after-context line when it reaches it; so a before-context line read in an earlier fill
+    still comes after the fill of its match (measured: ``printf '\\nxa\\0'`` streamed, ``rg
+    -B1 a`` prints nothing). ``None`` stands for a break.
+    """
+    after = config.after_context
+    positions: list[int | None] = []
+    since_match = None  # context lines since the last match, within one group
+    next_match = None
+    for index, line in enumerate(lines):
+        if line is None:
+            since_match = None
+            positions.append(None)
+            continue
+        if line.kind == "match":
+            since_match = 0
+            at = line.offset
+        elif since_match is not None and since_match < after:
+            since_match += 1
+            at = line.offset
+        else:
+            since_match = None
+            if next_match is None or next_match < index:
+                next_match = next(
+                    (i for i in range(index, len(lines))
+                     if lines[i] is not None and lines[i].kind == "match"),
+                    len(lines),
+                )
+            at = lines[next_match].offset if next_match < len(lines) else line.offset
+        positions.append(at)
+    return positions
+
+
+def _visited(lines: list, config: SearchConfig) -> tuple[tuple[int, int], ...]:
+    """(hand-over position, end) of each reported line, by hand-over position."""
+    positions = _handover_positions(lines, config)
+    return tuple(sorted(
+        (at, line.offset + len(line.text))
+        for at, line in zip(positions, lines) if line is not None
+    ))
+
+
+def _handed_over_from(lines: list, config: SearchConfig, position: int) -> int:
+    """Index of the first of *lines* that rg hands to the printer once it has read past
+    *position* (see _handover_positions)."""
+    for index, at in enumerate(_handover_positions(lines, config)):
+        if at is not None and at >= position:
+            return index
+    return len(lines)
+
+
+def _after_context_cut(config: SearchConfig, result: FileResult) -> bool:
+    """Whether the after-context of the match -m stopped at has fewer lines than asked for
+    (in quit mode only the end of the searched fills can cut it)."""
+    if not config.after_context or config.max_count is None:
+        return False
+    seen = 0
+    for index, line in enumerate(result.lines):
+        if line is not None and line.kind == "match":
+            seen += 1
+            if seen == config.max_count:
+                return len(result.lines) - index - 1 < config.after_context
+    return False
+
+
+def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whole: bool) -> int:
+    """Where rg's search position stood when -m, -l or -q stopped it: its statistics count the
+    bytes up to there.
+
+    Without -v that is the end of the last match line printed (after-context matches
+    included). Under -v rg looks for the next line the regex matches before it hands the
+    selected lines before it over, so the position is that line's end, or the end of the
+    buffer when there is none in it: of the whole file when it is memory-mapped (*whole*), of
+    the fill holding the last selected line otherwise (measured with -v -m1 on walked,
+    streamed and mapped files).
+    """
+    matches = [l for l in result.lines if l is not None and l.kind == "match"]
+    last = matches[-1]
+    if not config.invert:
+        return last.offset + len(last.text)
+    buf, end = lines.buf, lines.end
+    stop = end if whole else _fill_of(buf, last.offset).stop
+    pos = last.offset + len(last.text)
+    while pos < stop:
+        newline = buf.find(b"\n", pos, stop)
+        line_end = stop if newline < 0 else newline
+        if lines.line_matches(pos, line_end):
+            return min(line_end + 1, stop)
+        pos = line_end + 1
+    return stop
 
 
 def _stopped_early(config: SearchConfig, result: FileResult) -> bool:
     if config.invert:
-        return False
+        return config.max_count is not None and result.matched_lines >= config.max_count
     if config.stop_at_first and result.matched_lines > 0:
         return True
     return config.max_count is not None and result.matched_lines >= config.max_count

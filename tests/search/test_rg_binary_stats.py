@@ -1,0 +1,170 @@
+"""Binary detection and ``--json`` statistics against rg 15.1: where rg's reading stopped.
+
+rg decides a file is binary only if it read the bytes holding the NUL, and its ``bytes_searched``
+counts what it consumed. Both depend on how it reads: 64 KiB fills after a 3-byte first read
+for a streamed file (the fill holding a NUL is never searched), lines kept back for context
+between fills, one whole-file buffer for memory-mapped files and multi-line searches (only the
+first 64 KiB pre-scanned, later NULs noticed in the lines handed to the printer), and an early
+stop for -m, -l and -q. Every case runs through both rg and shellfree (``same``), so each
+expectation is rg's own output.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.search.test_rg_search import same
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths")
+
+
+def _write(name: str, data: bytes) -> None:
+    with open(name, "wb") as f:
+        f.write(data)
+
+
+def _big() -> None:
+    # 9000 lines of 11 bytes; the NUL lands inside line 6364, past the first 64 KiB.
+    data = bytearray("".join("line %05d\n" % i for i in range(9000)).encode())
+    data[70000] = 0
+    _write("big.txt", bytes(data))
+
+
+@pytest.mark.parametrize(
+    "data, args",
+    [
+        # Context options keep the last before-context + 1 lines in the buffer between fills;
+        # quitting at binary data leaves them uncounted (rg: "bytes_searched":0 for the first).
+        (b"x\nab\x00", ["-B1", "--json", "zzz"]),
+        (b"x\nab\x00", ["-A1", "--json", "zzz"]),
+        (b"\n\n\nab\x00", ["-B1", "--json", "zzz"]),
+        (b"\n\n\nab\x00", ["-A1", "--json", "zzz"]),
+        (b"\n\n\nab\x00", ["-B2", "--json", "zzz"]),
+        (b"\n\n\nab\x00", ["-A2", "-B1", "--json", "zzz"]),
+        (b"a\n\n\nb\n\x00", ["-C3", "--json", "zzz"]),
+        # ...but not the lines up to the last one printed.
+        (b"x\n\n\nab\x00", ["-A1", "--json", "x"]),
+        (b"\nx\n\nab\x00", ["-B1", "--json", "x"]),
+        # -m with after-context reads on for the missing context lines, into the NUL's fill.
+        (b"xb\nab\n\n\x00", ["-m1", "-A1", "--json", "b"]),
+        (b"xb\nab\n\n\nc\n\x00", ["-m1", "-A1", "b"]),
+        (b"xb\nab\n\n\x00", ["-m1", "--json", "b"]),
+        # Under -v, -m stops after the next line the regex matches, or at the fill's end.
+        (b"\n\na\nbaax\n\n\x00\n", ["-v", "-m1", "a"]),
+        (b"\n\na\nbaax\n\n\x00\n", ["-v", "-m1", "--json", "a"]),
+        (b"\n\na\nbaax\n\nb\na\nb\n", ["-v", "-m3", "--json", "a"]),
+        # The summary printers squash a binary file they read the NUL of: -v -l and -v -q
+        # read on, --files-without-match never stops, and a squashed file is "without match"
+        # for the exit status while nothing is printed.
+        (b"\n\n\n\n\nab\x00", ["-v", "-l", "zzz"]),
+        (b"\n\na\nbaax\n\n\x00\n", ["-v", "-q", "a"]),
+        (b"\nO\x9f\x00", ["--files-without-match", "x?"]),
+        (b"ab\n\n\x00", ["--files-without-match", "b"]),
+        (b"\nabbaab\n\x00", ["--files-without-match", "^$"]),
+        # A multi-line search counts its whole buffer as searched, wherever -m stopped it.
+        (b"a\nb\na\nb\nc\n", ["-U", "-m1", "--json", "a\\n"]),
+        (b"\n\nn", ["-U", "-m2", "--json", "^\\n"]),
+        # -U reads the whole file and checks its first 64 KiB before searching.
+        (b"\nNo\x00", ["-U", "\\x0A"]),
+        (b"\nNo\x00", ["-U", "--json", "\\x0A"]),
+        (b"\nNo\x00", ["-U", "-c", "^\\n"]),
+        (b"\nNo\x00", ["-U", "-v", "^\\n"]),
+        (b"\nNo\x00", ["-U", "--files-without-match", "^\\n"]),
+    ],
+)
+def test_walked(isolated, reference_rg, data, args):
+    _write("a.txt", data)
+    same(reference_rg, args)
+
+
+@pytest.mark.parametrize(
+    "data, args",
+    [
+        # A memory-mapped file counts as searched up to where rg stopped, or its NUL if earlier.
+        (b"ab\x00b", ["-m1", "--json", "^"]),
+        (b"\n\n\x00ab\na\n", ["-m1", "--json", "a|b"]),
+        (b"\n\nx\x00bax\n\n\n\nab", ["-m1", "-A1", "--json", "a"]),
+        (b"\n\na\nbaax\n\n\x00\n", ["-v", "-m1", "--json", "a"]),
+        (b"\n\na\nbaax\n\n\x00\n", ["-v", "-m1", "--json", "--no-mmap", "a"]),
+        # A streamed file's before-context line is handed to the printer with its match, so
+        # after binary data seen in the match's fill: the printer stops at it, silently.
+        (b"\nxa\x00", ["-B1", "a", "--no-mmap"]),
+        (b"\nx\na\x00", ["-B2", "a", "--no-mmap"]),
+        (b"x\nxa\x00", ["-C1", "x", "--no-mmap"]),
+        (b"x\nxa\x00\nb\n", ["-A1", "-m1", "x", "--no-mmap"]),
+        # A streamed multi-line search keeps NULs and sees one checked before searching.
+        (b"\n\na\n\x00", ["-U", "^", "--no-mmap"]),
+        (b"xb\n\n\n\nx\x00\nbababa", ["-U", "^", "--no-mmap"]),
+    ],
+)
+def test_explicit(isolated, reference_rg, data, args):
+    _write("a.txt", data)
+    same(reference_rg, [*args, "a.txt"])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        # A NUL past the pre-scanned 64 KiB, in a line handed to the printer: the JSON printer
+        # prints on but reports it ("binary_offset":70000, "bytes_searched":70000).
+        ["--json", "-C1", "636", "big.txt"],
+        ["--json", "line 06", "big.txt"],
+        ["--json", "363", "big.txt"],
+        ["-n", "line 06", "big.txt"],
+        ["-c", "line 06", "big.txt"],
+        # A walked multi-line search quits there; the summary printers then squash the file.
+        ["-U", "-n", "62\\nl"],
+        ["-U", "--json", "62\\nl"],
+        ["-U", "-c", "62\\nl"],
+        ["-U", "--files-without-match", "62\\nl"],
+        ["-U", "-c", "0\\nl"],
+        ["-U", "--json", "-B1", "(?s)06.63"],
+        ["-U", "--json", "62\\nl", "--no-mmap", "big.txt"],
+        # Where the stop of a walked search falls decides whether the NUL was read.
+        ["--files-without-match", "line"],
+        ["-v", "-l", "zzz"],
+        ["-v", "-m1", "zzz"],
+        ["-c", "-m3", "line"],
+    ],
+)
+def test_nul_past_first_fill(isolated, reference_rg, args):
+    _big()
+    same(reference_rg, args)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["needle"],
+        ["-c", "needle"],
+        ["--json", "-B2", "needle"],
+        ["-n", "needle", "--no-mmap", "a.txt"],
+    ],
+)
+@pytest.mark.parametrize("nul", [150000, 200000])
+def test_buffer_growth(isolated, reference_rg, args, nul):
+    # A 70000-byte first line does not fit the 64 KiB buffer; rg grows it to three times its
+    # size, so the first fill reaches past offset 150000 (the NUL there hides every match)
+    # but not 200000.
+    data = bytearray(b"a" * 70000 + b"\n" + b"needle\n" * 20000)
+    data[nul] = 0
+    _write("a.txt", bytes(data))
+    same(reference_rg, args)
+
+
+@pytest.mark.parametrize(
+    "args", [["-B3", "--json", "^a"], ["-B3", "-n", "^a"], ["-C3", "--json", "^a"]]
+)
+def test_context_kept_between_fills(isolated, reference_rg, args):
+    # The first fill ends after the 25000-byte "p" line. Rolling it, rg keeps the last four
+    # lines for -B3 but drops those up to the printed match, which decides how much the next
+    # fill reads: up to the NUL at 90000 here, so "a r" is never searched.
+    data = bytearray(
+        b"y" * 80 + b"\n" + b"x\n" * 2000 + b"a" + b"b" * 30000 + b"\n" + b"p" * 25000
+        + b"\n" + b"q" * 10000 + b"\n" + b"a r\n" + b"e" * 40000 + b"\n"
+    )
+    data[90000] = 0
+    _write("a.txt", bytes(data))
+    same(reference_rg, args)
