@@ -110,6 +110,9 @@ FLAG_SETS = [
     ["-n", ""],
     ["-on", ""],
     ["--json", "Sherlock"],
+    # -q with --json: only the summary, with every file searched to its end.
+    ["--json", "-q", "Sherlock"],
+    ["--json", "-q", "-v", "zzz"],
     ["--json", "-C1", "-v", "Watson"],
     ["-U", "-n", "Sherlock\\nHolmes"],
     ["-U", "-o", "-n", "of\\n\\w+"],

@@ -262,7 +262,10 @@ class _Search:
             before_context=before,
             after_context=after,
             submatches=args.only_matching or args.column or self.mode in ("count_matches", "json"),
-            stop_at_first=(args.quiet or self.mode == "files_with_matches") and not args.invert,
+            # rg --json -q still reads every file for its summary's statistics.
+            stop_at_first=(
+                (args.quiet and self.mode != "json") or self.mode == "files_with_matches"
+            ) and not args.invert,
             crlf=args.crlf,
             timeout=REGEX_TIMEOUT_SECONDS,
         )
@@ -329,10 +332,11 @@ class _Search:
                 ),
             )
         if self.json is not None:
-            chunk = b""
-            if not args.quiet:
-                elapsed = time.perf_counter() - file_started
-                chunk = self.json.print_file(shown, result, elapsed)
+            elapsed = time.perf_counter() - file_started
+            chunk = self.json.print_file(shown, result, elapsed)
+            if args.quiet:
+                chunk = b""  # rg -q --json prints only the summary, counting no printed bytes
+                self.json.stats.bytes_printed = 0
             return Outcome(searched=True, matched=result.has_match, json=chunk)
         walked_binary = binary == BINARY_QUIT and (
             result.binary_offset is not None
@@ -388,7 +392,7 @@ class _Search:
 
     def finish(self, implicit_root: bool) -> int:
         out, args = self.out, self.args
-        if self.json is not None and not args.quiet:
+        if self.json is not None:
             out.stdout.write(self.json.summary(time.perf_counter() - self.started))
         if not self.searched_any and implicit_root:
             out.message(NOTHING_SEARCHED, error=True)
