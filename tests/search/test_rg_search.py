@@ -113,6 +113,8 @@ FLAG_SETS = [
     # -q with --json: only the summary, with every file searched to its end.
     ["--json", "-q", "Sherlock"],
     ["--json", "-q", "-v", "zzz"],
+    ["--json", "-q", "-v", "Sherlock"],
+    ["--json", "-q", "-o", "the"],
     ["--json", "-C1", "-v", "Watson"],
     ["-U", "-n", "Sherlock\\nHolmes"],
     ["-U", "-o", "-n", "of\\n\\w+"],

@@ -333,10 +333,16 @@ class _Search:
             )
         if self.json is not None:
             elapsed = time.perf_counter() - file_started
+            stats = self.json.stats
+            lines_before = stats.matched_lines
             chunk = self.json.print_file(shown, result, elapsed)
             if args.quiet:
-                chunk = b""  # rg -q --json prints only the summary, counting no printed bytes
-                self.json.stats.bytes_printed = 0
+                # rg -q --json prints only the summary, counting no printed bytes; its
+                # statistics then come from the searcher, for which an inverted line is a match.
+                chunk = b""
+                stats.bytes_printed = 0
+                if args.invert:
+                    stats.matches += stats.matched_lines - lines_before
             return Outcome(searched=True, matched=result.has_match, json=chunk)
         walked_binary = binary == BINARY_QUIT and (
             result.binary_offset is not None
