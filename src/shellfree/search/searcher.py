@@ -58,6 +58,9 @@ class MatcherLike(Protocol):
     def iter_spans(self, text: str, pos: int, endpos: int, timeout: float | None) -> Iterator:
         """(start, end) character spans of the matches, in rg's order and number."""
 
+    def iter_byte_spans(self, text: str, pos: int, endpos: int, timeout: float | None) -> Iterator:
+        """The same matches as UTF-8 byte offsets into *text*'s bytes."""
+
 
 @dataclass(frozen=True)
 class SearchConfig:
@@ -273,18 +276,13 @@ class _Lines:
         text = to_text(buf[ls - lead : stop])
         # rg reports no empty match at the very end of a file whose last line is unterminated.
         at_eof = le == self.end and (self.end == 0 or buf[self.end - 1 : self.end] != b"\n")
+        tail = stop - ls + lead
         spans = []
-        ascii_line = text.isascii()
-        tend = len(text)
-        for s, e in self.matcher.iter_spans(text, lead, tend, self._timeout_for(tend)):
-            if at_eof and s == e == tend:
+        for s, e in self.matcher.iter_byte_spans(text, lead, len(text), self._timeout_for(len(text))):
+            if at_eof and s == e == tail:
                 continue
-            if ascii_line:
-                spans.append((s - lead, e - lead))
-            else:
-                head = len(to_bytes(text[:lead]))
-                spans.append((len(to_bytes(text[:s])) - head, len(to_bytes(text[:e])) - head))
-        return _spread_inner_empty_matches(tuple(spans))
+            spans.append((s - lead, e - lead))
+        return tuple(spans)
 
     def bounds(self, pos: int) -> tuple[int, int]:
         """(start, end without terminator) of the line holding byte *pos*."""
@@ -348,18 +346,6 @@ class _Lines:
             stop = buf.find(b"\n", ls, end)
             yield ls, (end if stop < 0 else stop)
             pos = cle + 1
-
-
-def _spread_inner_empty_matches(spans: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
-    """rg finds an empty match at every *byte* of a multi-byte character (it iterates over
-    bytes); the pattern module reports those at the character's start. Repeated empty spans at
-    one offset are the character's following bytes: give them their own offsets."""
-    out: list[tuple[int, int]] = []
-    for start, end in spans:
-        if start == end and out and out[-1][0] == out[-1][1] and start <= out[-1][0]:
-            start = end = out[-1][0] + 1
-        out.append((start, end))
-    return tuple(out)
 
 
 def _all_lines_except(
@@ -597,17 +583,13 @@ def _search_multiline(lines: _Lines, config: SearchConfig, result: FileResult) -
         # and never reports an empty match at its very end; a block whose matches it cannot
         # re-find still counts once (rg -U -c '$' on "ab\ncd" is 1, on "ab" is 1).
         block = text[ls : le + 1 if le < tend else le]
-        found = [
-            span for span in lines.matcher.iter_spans(block, 0, len(block), config.timeout)
-            if not span[0] == span[1] == len(block)
-        ]
+        tail = offsets.at(le + 1 if le < tend else le) - bls
+        found = tuple(
+            span for span in lines.matcher.iter_byte_spans(block, 0, len(block), config.timeout)
+            if not span[0] == span[1] == tail
+        )
         total += len(found) or 1
-        if block.isascii():
-            spans_per_block.append(tuple(found))
-        else:
-            spans_per_block.append(_spread_inner_empty_matches(
-                tuple((len(to_bytes(block[:a])), len(to_bytes(block[:b]))) for a, b in found)
-            ))
+        spans_per_block.append(found)
     if config.invert:
         covered = []
         for bls, ble in byte_blocks:

@@ -1,0 +1,48 @@
+"""Empty matches, word assertions and ``-M`` previews next to multi-byte characters and invalid
+UTF-8, against rg 15.1 (parity classes D2, WB, U1, U2 of ``benchmarks/parity/CONTENT.md``).
+
+Each case writes one file, runs the command through shellfree and the reference rg with
+``same()`` and, where given, also checks rg's own output against the text recorded from rg
+15.1.0, so a changed reference cannot silently move the expectation.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.conftest import run_rg
+from tests.search.test_rg_search import same
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths")
+
+
+def check(reference_rg, content: bytes, args: list[str], expected: bytes | None = None) -> None:
+    with open("a.txt", "wb") as f:
+        f.write(content)
+    if expected is not None:
+        assert run_rg(reference_rg, ["--sort", "path", *args, "a.txt"])[0] == expected
+    same(reference_rg, [*args, "a.txt"])
+
+
+# rg searches again one byte after an empty match; inside a multi-byte character only an
+# assertion-free empty match can occur, and it is reported even when the one at the
+# character's first byte was skipped for touching the previous match.
+EMPTY_MATCHES = [
+    (b"x\xc2\xb2y\n", ["-ob", "[a-z]{0,2}"], b"0:x\n2:\n3:y\n"),
+    (b"x\xc2\xb2y\n", ["--json", "[a-z]{0,2}"], None),
+    (b"x\xb2\xc2\xb2y\n", ["-ob", "[a-z]{0,2}"], b"0:x\n2:\n3:\n4:y\n"),
+    (b"ab\xe2\x82\xacc\xf0\x9f\x98\x80\n", ["-ob", "a?"],
+     b"0:a\n2:\n3:\n4:\n5:\n6:\n7:\n8:\n9:\n10:\n"),
+    (b"ab\xe2\x82\xacc\xf0\x9f\x98\x80\n", ["-o", "--column", "-n", "[a-c]*"],
+     b"1:1:ab\n1:4:\n1:5:\n1:6:c\n1:8:\n1:9:\n1:10:\n1:11:\n"),
+    (b"Ab\xc3\xa9\n", ["-o", "-b", "-i", "-s", "a?"], None),
+    (b"x\xc2\xb2y\nx\xc2\xb2y\n", ["-U", "--json", "[a-z\\n]{0,2}"], None),
+]
+
+
+@pytest.mark.parametrize("content,args,expected", EMPTY_MATCHES,
+                         ids=[f"{c!r} {' '.join(a)}" for c, a, _ in EMPTY_MATCHES])
+def test_empty_matches_inside_characters(isolated, reference_rg, content, args, expected):
+    check(reference_rg, content, args, expected)
