@@ -46,3 +46,27 @@ EMPTY_MATCHES = [
                          ids=[f"{c!r} {' '.join(a)}" for c, a, _ in EMPTY_MATCHES])
 def test_empty_matches_inside_characters(isolated, reference_rg, content, args, expected):
     check(reference_rg, content, args, expected)
+
+
+# -M previews: with --crlf the "\r" of a "\r\n" terminator is not part of the preview (without
+# --crlf it is an ordinary grapheme); -o pieces and -v --column lines have their own texts.
+PREVIEWS = [
+    (b"\xc7\x86_it\r\nab(\r\n", ["--crlf", "-M5", "--max-columns-preview", "-C1", "\\("],
+     b"\xc7\x86_it [... omitted end of long line]\r\nab(\r\n"),
+    (b"\xc7\x86_it\r\nab(\r\n", ["-n", "-M5", "--max-columns-preview", "-C1", "\\("],
+     b"1-\xc7\x86_it\r [... omitted end of long line]\n2:ab(\r\n"),
+    (b"abc\r\nab(\r\n", ["--crlf", "-M4", "--max-columns-preview", "-C1", "--column", "\\("],
+     b"1-abc [... omitted end of long line]\r\n2:3:ab( [... 0 more matches]\r\n"),
+    (b"(\n\xc3\xa9\r", ["--crlf", "-M2", "--max-columns-preview", "-C1", "\\("],
+     b"(\n\xc3\xa9\r [... omitted end of long line]\r\n"),
+    (b"x foobar y\n", ["-o", "-M5", "--max-columns-preview", "foobar"],
+     b"fooba [... 0 more matches]\n"),
+    (b"foo\nbar\n", ["-v", "-M2", "--max-columns-preview", "--column", "foo"],
+     b"2:ba [... omitted end of long line]\n"),
+]
+
+
+@pytest.mark.parametrize("content,args,expected", PREVIEWS,
+                         ids=[f"{c!r} {' '.join(a)}" for c, a, _ in PREVIEWS])
+def test_max_columns_previews(isolated, reference_rg, content, args, expected):
+    check(reference_rg, content, args, expected)
