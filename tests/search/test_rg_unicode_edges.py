@@ -70,3 +70,31 @@ PREVIEWS = [
                          ids=[f"{c!r} {' '.join(a)}" for c, a, _ in PREVIEWS])
 def test_max_columns_previews(isolated, reference_rg, content, args, expected):
     check(reference_rg, content, args, expected)
+
+
+# Word assertions after stray UTF-8 continuation bytes: regex-automata steps back over at most
+# three of them and decodes the character it lands on, so "a\xb6 " has an "a" before the
+# space. rg's printer sees the previous line's "\n" before a line; its searcher, going on after
+# a matching line, does not.
+WORD = [
+    (b" \xb6 \n", ["-w", "-ob", "x?"], b"0:\n2:\n3:\n"),
+    (b"a\xb6 \n", ["-ob", "\\b"], b"0:\n1:\n2:\n"),
+    (b"a\xb6\xb6\xb6\xb6 \n", ["-ob", "\\b"], b"0:\n1:\n2:\n3:\n4:\n"),
+    (b"\xc3\xa9\xb6\xb6\xb6 \n", ["-ob", "\\b"], b"0:\n2:\n3:\n4:\n"),
+    (b"\xe2\x82\xac\xb6 \n", ["-ob", "\\B"], b"0:\n4:\n5:\n"),
+    (b"\xe2\x82\xac\xb6 \n", ["-ob", "\\b{start-half}"], b"0:\n3:\n4:\n5:\n"),
+    (b"\xe4\xb8\x80\xb6\xb6 \n", ["-ob", "\\>"], b"3:\n4:\n"),
+    (b"\xff\xb6 \n", ["-ob", "\\B"], b"3:\n"),
+    (b"x\n\xb6\xb6\xb6 \n", ["-ob", "\\b{start-half}"], b"0:\n2:\n3:\n4:\n5:\n6:\n"),
+    (b"x\n\xb6 \n", ["-c", "\\b{start-half} "], b"1\n"),
+    (b"\xb6 \n", ["-c", "\\b{start-half} "], b""),
+    (b"a\n\xb6", ["-ob", "-w", ""], b"2:\xb6\n"),
+    (b"\xc2\xb2axa\n\xb6", ["-ob", "-w", ""], b"0:\n"),
+    (b"\xc2\xb2axa\nb\n\xb6", ["-ob", "-w", ""], b"0:\n8:\xb6\n"),
+]
+
+
+@pytest.mark.parametrize("content,args,expected", WORD,
+                         ids=[f"{c!r} {' '.join(a)}" for c, a, _ in WORD])
+def test_word_assertions_after_stray_bytes(isolated, reference_rg, content, args, expected):
+    check(reference_rg, content, args, expected)

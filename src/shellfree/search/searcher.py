@@ -256,9 +256,22 @@ class _Lines:
             return self.timeout
         return None
 
-    def line_matches(self, ls: int, le: int) -> bool:
-        text = self.line_text(ls, le)
-        return self.search(text, timeout=self._timeout_for(len(text))) is not None
+    def _stray_lead(self, ls: int) -> int:
+        """1 when the line at *ls* is to be matched with the previous line's "\n" in front.
+
+        rg matches a line inside its buffer, so a word assertion can look back past the line's
+        start; that only changes a result after UTF-8 continuation bytes at the line's start
+        (see regex_translate._Emitter._behind): ``rg -c '\b{start-half} '`` finds line 2 of
+        ``x\n\xb6 \n``, not a file's first line ``\xb6 ``.
+        """
+        return 1 if ls > 0 and b"\x80" <= self.buf[ls : ls + 1] <= b"\xbf" else 0
+
+    def line_matches(self, ls: int, le: int, look_back: bool = True) -> bool:
+        """Whether the regex matches the line; *look_back* False matches it as the start of
+        a haystack (rg's searcher goes on after a matching line with the rest of its buffer)."""
+        lead = 0 if self.text_anchors or not look_back else self._stray_lead(ls)
+        text = self.line_text(ls - lead, le)
+        return self.search(text, lead, timeout=self._timeout_for(len(text))) is not None
 
     def line_spans(self, ls: int, le: int) -> tuple[tuple[int, int], ...]:
         """Byte spans (relative to ``ls``) of the matches in one line, as rg's printer finds them.
@@ -272,7 +285,7 @@ class _Lines:
         stop = le
         if self.crlf and le > ls and buf[le - 1 : le] == b"\r":
             stop = le - 1
-        lead = 1 if (ls > 0 and self.text_anchors) else 0
+        lead = 1 if (ls > 0 and self.text_anchors) else self._stray_lead(ls)
         text = to_text(buf[ls - lead : stop])
         # rg reports no empty match at the very end of a file whose last line is unterminated.
         at_eof = le == self.end and (self.end == 0 or buf[self.end - 1 : self.end] != b"\n")
@@ -301,6 +314,7 @@ class _Lines:
     def _by_literals(self, literals: tuple[bytes, ...]) -> Iterator[tuple[int, int]]:
         buf, end = self.buf, self.end
         pos = 0
+        after_match = -1  # where the line after the last matching line starts
         while pos < end:
             best = -1
             for lit in literals:
@@ -310,8 +324,9 @@ class _Lines:
             if best < 0:
                 return
             ls, le = self.bounds(best)
-            if self.line_matches(ls, le):
+            if self.line_matches(ls, le, look_back=ls != after_match):
                 yield ls, le
+                after_match = le + 1
             pos = le + 1
 
     def _each_line(self) -> Iterator[tuple[int, int]]:
@@ -346,6 +361,19 @@ class _Lines:
             stop = buf.find(b"\n", ls, end)
             yield ls, (end if stop < 0 else stop)
             pos = cle + 1
+            # rg searches on with the rest of its buffer as a new haystack, so a word
+            # assertion cannot look back past the next line's start; only a line starting
+            # with UTF-8 continuation bytes notices (see _stray_lead). Such a line is decided
+            # on its own; if it does not match, scanning resumes after it.
+            while pos < tend and "\udc80" <= text[pos] <= "\udcbf":
+                ls = offsets.at(pos)
+                stop = buf.find(b"\n", ls, end)
+                le = end if stop < 0 else stop
+                nxt = text.find("\n", pos, tend)
+                pos = tend + 1 if nxt < 0 else nxt + 1
+                if not self.line_matches(ls, le, look_back=False):
+                    break
+                yield ls, le
 
 
 def _all_lines_except(
