@@ -63,6 +63,11 @@ PREVIEWS = [
      b"fooba [... 0 more matches]\n"),
     (b"foo\nbar\n", ["-v", "-M2", "--max-columns-preview", "--column", "foo"],
      b"2:ba [... omitted end of long line]\n"),
+    # A matching line whose matches the printer cannot re-find has no per-match detail.
+    (b"xx\nHolmes long line here\n", ["--column", "-M5", "--max-columns-preview", "\\AHolmes"],
+     b"2:Holme [... omitted end of long line]\n"),
+    (b"xx\nHolmes long line here\n", ["--column", "-M5", "-C1", "\\AHolmes"],
+     b"1-xx\n2:[Omitted long matching line]\n"),
 ]
 
 

@@ -172,7 +172,9 @@ class StandardPrinter:
 
     def _omitted(self, line: Line, text: bytes) -> bytes:
         opts = self.options
-        per_match = self._per_match and line.kind == "match"
+        # A matching line whose matches rg's printer cannot re-find (\A past line 1) has no
+        # per-match detail: rg words it like a line of a search that tracks none.
+        per_match = self._per_match and line.kind == "match" and bool(line.spans)
         if opts.max_columns_preview:
             cut = self._preview(text)
             if per_match:
