@@ -38,7 +38,6 @@ from shellfree.search.searcher import (
     MatcherLike,
     SearchConfig,
     _Lines,
-    _spread_inner_empty_matches,
 )
 
 __all__ = ["search_multiline"]
@@ -356,17 +355,11 @@ class _MultiLine:
         lead = start - 1 if start > 0 else start
         cap = min(self.end, end + _LOOK_AHEAD)
         text = to_text(buf[lead:cap])
-        head = start - lead
-        stop = head + len(to_text(buf[start:end]))
+        head = len(to_text(buf[lead:start]))  # in characters; start - lead in bytes
         found = []
-        for s, e in self.matcher.iter_spans(text, head, len(text), self.config.timeout):
-            if s >= stop:
+        # Byte offsets from the text's start, empty matches inside a character included.
+        for s, e in self.matcher.iter_byte_spans(text, head, len(text), self.config.timeout):
+            if s >= end - lead:
                 break
-            found.append((s, e))
-        if text.isascii():
-            return tuple((s - head, e - head) for s, e in found)
-        positions = _Positions(text)
-        base = positions.byte_of(head)
-        return _spread_inner_empty_matches(
-            tuple((positions.byte_of(s) - base, positions.byte_of(e) - base) for s, e in found)
-        )
+            found.append((s - (start - lead), e - (start - lead)))
+        return tuple(found)

@@ -15,8 +15,9 @@ How the searcher must run :attr:`CompiledPattern.regex` (the contract the semant
   and a pattern using ``\\A``/``\\z`` (or ``(?-m)^``/``$``) rg matches line by line and strips only a
   ``\\r\\n``, so a bare ``\\n`` stays (``--crlf 'foo\\z'`` matches ``foo\\r\\n``, not ``foo\\n``).
 * Multiline mode (``-U``): run it on the whole text; ``\\A``/``\\z`` are text start/end.
-* Iterate matches with :meth:`CompiledPattern.iter_spans`, which reproduces rg's byte-wise
-  iteration (empty matches next to a match skipped, empty matches inside multi-byte characters).
+* Iterate matches with :meth:`CompiledPattern.iter_byte_spans` (or ``iter_spans`` for character
+  spans), which reproduces rg's byte-wise iteration (empty matches next to a match skipped, empty
+  matches inside multi-byte characters).
 """
 
 from __future__ import annotations
@@ -106,12 +107,50 @@ class CompiledPattern(Record):
                    timeout: Optional[float] = None) -> Iterator[tuple]:
         """``(start, end)`` character spans of the matches in ``text``, in rg's order and number.
 
-        rg iterates over *bytes*: after an empty match it searches again one byte further, so an
-        empty match is skipped when it touches the previous match, and a pattern that can match
-        the empty string with no assertion (``''``, ``x*``) also matches inside every multi-byte
-        character (``rg -o ''`` on ``é`` prints three empty lines). Those extra empty matches are
-        reported at the character's index. ``timeout`` is passed to ``regex`` (it raises
-        ``TimeoutError``).
+        rg iterates over *bytes* (see :meth:`_iter_matches`); the empty matches it finds inside a
+        multi-byte character are reported here at that character's index. ``timeout`` is passed
+        to ``regex`` (it raises ``TimeoutError``).
+        """
+        for start, end, _ in self._iter_matches(text, pos, endpos, timeout):
+            yield (start, end)
+
+    def iter_byte_spans(self, text: str, pos: int = 0, endpos: Optional[int] = None,
+                        timeout: Optional[float] = None) -> Iterator[tuple]:
+        """Like :meth:`iter_spans`, but as UTF-8 byte offsets from the start of ``text`` (the
+        bytes :func:`~shellfree.search.decode.to_text` decoded it from), so the empty matches
+        inside a multi-byte character get their own offsets, as in rg."""
+        if text.isascii():
+            for start, end, _ in self._iter_matches(text, pos, endpos, timeout):
+                yield (start, end)
+            return
+        char = byte = 0  # a cursor: matches come in order, so offsets are counted once
+
+        def at(index: int) -> int:
+            nonlocal char, byte
+            if index < char:
+                return len(text[:index].encode("utf-8", "surrogateescape"))
+            byte += len(text[char:index].encode("utf-8", "surrogateescape"))
+            char = index
+            return byte
+
+        for start, end, inner in self._iter_matches(text, pos, endpos, timeout):
+            if inner:
+                yield (at(start) + inner, at(start) + inner)
+            else:
+                yield (at(start), at(end))
+
+    def _iter_matches(self, text: str, pos: int, endpos: Optional[int],
+                      timeout: Optional[float]) -> Iterator[tuple]:
+        """``(start, end, inner)``: character spans, with ``inner`` > 0 for an empty match that
+        many bytes into the character at ``start``.
+
+        rg searches again from the end of a non-empty match and one *byte* after an empty one,
+        and skips an empty match that starts where the previous match ended. Between the bytes
+        of a multi-byte character every assertion is false and no class matches, so only a
+        pattern that can match the empty string with no assertion (``''``, ``x*``) matches
+        there (``rg -o ''`` on ``é`` prints three empty lines) -- even when the empty match at
+        the character's first byte was skipped: ``rg -ob '[a-z]{0,2}'`` on ``x²y`` gives
+        ``0:x``, ``2:`` (the second byte of ``²``), ``3:y``.
         """
         if self.matches_nothing:
             return
@@ -126,16 +165,15 @@ class CompiledPattern(Record):
             if s == e:
                 pos = e + 1
                 if e != last_end:
-                    yield (s, e)
+                    yield (s, e, 0)
                 last_end = e
                 if self.empty_inside_chars and s < end:
-                    inner = _utf8_len(text[s]) - 1
-                    for _ in range(inner):
-                        yield (s, s)
+                    for inner in range(1, _utf8_len(text[s])):
+                        yield (s, s, inner)
             else:
                 pos = e
                 last_end = e
-                yield (s, e)
+                yield (s, e, 0)
 
 
 def _utf8_len(ch: str) -> int:

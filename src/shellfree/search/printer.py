@@ -184,19 +184,28 @@ class StandardPrinter:
             else:
                 out.append(text if text.endswith(b"\n") else text + self._terminator)
 
+    def _content(self, text: bytes) -> bytes:
+        """*text* without its line terminator, which under --crlf includes a "\r" before the
+        "\n" (rg's preview of "abc\r\n" is "abc", or "abc\r" without --crlf)."""
+        if not text.endswith(b"\n"):
+            return text
+        if self.options.crlf and text.endswith(b"\r\n"):
+            return text[:-2]
+        return text[:-1]
+
     def _preview(self, text: bytes) -> bytes:
         """The first --max-columns grapheme clusters of *text* (without its terminator)."""
-        content = text[:-1] if text.endswith(b"\n") else text
+        content = self._content(text)
         graphemes = _graphemes(content.decode("utf-8", "surrogateescape"))
         return "".join(graphemes[: self.options.max_columns]).encode("utf-8", "surrogateescape")
 
     def _omitted(self, line: Line, text: bytes) -> bytes:
         opts = self.options
-        per_match = self._per_match and line.kind == "match"
+        # A matching line whose matches rg's printer cannot re-find (\A past line 1) has no
+        # per-match detail: rg words it like a line of a search that tracks none.
+        per_match = self._per_match and line.kind == "match" and bool(line.spans)
         if opts.max_columns_preview:
-            content = text[:-1] if text.endswith(b"\n") else text
-            graphemes = _graphemes(content.decode("utf-8", "surrogateescape"))
-            cut = "".join(graphemes[: opts.max_columns]).encode("utf-8", "surrogateescape")
+            cut = self._preview(text)
             if per_match:
                 remaining = sum(1 for s, _ in line.spans if s >= len(cut))
                 noun = b"match" if remaining == 1 else b"matches"

@@ -58,6 +58,9 @@ class MatcherLike(Protocol):
     def iter_spans(self, text: str, pos: int, endpos: int, timeout: float | None) -> Iterator:
         """(start, end) character spans of the matches, in rg's order and number."""
 
+    def iter_byte_spans(self, text: str, pos: int, endpos: int, timeout: float | None) -> Iterator:
+        """The same matches as UTF-8 byte offsets into *text*'s bytes."""
+
 
 class SearchConfig(Record):
     """How to search one file; built once per command from the flags."""
@@ -350,9 +353,22 @@ class _Lines:
             return self.timeout
         return None
 
-    def line_matches(self, ls: int, le: int) -> bool:
-        text = self.line_text(ls, le)
-        return self.search(text, timeout=self._timeout_for(len(text))) is not None
+    def _stray_lead(self, ls: int) -> int:
+        """1 when the line at *ls* is to be matched with the previous line's "\n" in front.
+
+        rg matches a line inside its buffer, so a word assertion can look back past the line's
+        start; that only changes a result after UTF-8 continuation bytes at the line's start
+        (see regex_translate._Emitter._behind): ``rg -c '\b{start-half} '`` finds line 2 of
+        ``x\n\xb6 \n``, not a file's first line ``\xb6 ``.
+        """
+        return 1 if ls > 0 and b"\x80" <= self.buf[ls : ls + 1] <= b"\xbf" else 0
+
+    def line_matches(self, ls: int, le: int, look_back: bool = True) -> bool:
+        """Whether the regex matches the line; *look_back* False matches it as the start of
+        a haystack (rg's searcher goes on after a matching line with the rest of its buffer)."""
+        lead = 0 if self.text_anchors or not look_back else self._stray_lead(ls)
+        text = self.line_text(ls - lead, le)
+        return self.search(text, lead, timeout=self._timeout_for(len(text))) is not None
 
     def line_spans(self, ls: int, le: int) -> tuple[tuple[int, int], ...]:
         """Byte spans (relative to ``ls``) of the matches in one line, as rg's printer finds them.
@@ -366,22 +382,17 @@ class _Lines:
         stop = le
         if self.crlf and le > ls and buf[le - 1 : le] == b"\r":
             stop = le - 1
-        lead = 1 if (ls > 0 and self.text_anchors) else 0
+        lead = 1 if (ls > 0 and self.text_anchors) else self._stray_lead(ls)
         text = to_text(buf[ls - lead : stop])
         # rg reports no empty match at the very end of a file whose last line is unterminated.
         at_eof = le == self.end and (self.end == 0 or buf[self.end - 1 : self.end] != b"\n")
+        tail = stop - ls + lead
         spans = []
-        ascii_line = text.isascii()
-        tend = len(text)
-        for s, e in self.matcher.iter_spans(text, lead, tend, self._timeout_for(tend)):
-            if at_eof and s == e == tend:
+        for s, e in self.matcher.iter_byte_spans(text, lead, len(text), self._timeout_for(len(text))):
+            if at_eof and s == e == tail:
                 continue
-            if ascii_line:
-                spans.append((s - lead, e - lead))
-            else:
-                head = len(to_bytes(text[:lead]))
-                spans.append((len(to_bytes(text[:s])) - head, len(to_bytes(text[:e])) - head))
-        return _spread_inner_empty_matches(tuple(spans))
+            spans.append((s - lead, e - lead))
+        return tuple(spans)
 
     def bounds(self, pos: int) -> tuple[int, int]:
         """(start, end without terminator) of the line holding byte *pos*."""
@@ -401,6 +412,10 @@ class _Lines:
 
     def _by_literals(self, literals: tuple[bytes, ...]) -> Iterator[tuple[int, int]]:
         buf, end = self.buf, self.end
+        # after_match: where the line after the last matching line starts. rg's searcher goes
+        # on from there with the rest of its buffer, so a line starting with stray UTF-8
+        # continuation bytes sees no character before it (see line_matches).
+        after_match = -1
         if len(literals) == 1:
             (lit,) = literals
             pos = 0
@@ -413,8 +428,9 @@ class _Lines:
                 le = buf.find(b"\n", best, end)
                 if le < 0:
                     le = end
-                if self.exact or self.line_matches(ls, le):
+                if self.exact or self.line_matches(ls, le, look_back=ls != after_match):
                     yield ls, le
+                    after_match = le + 1
                 pos = le + 1
             return
         # Each literal's next occurrence is remembered until the search passes it, so every
@@ -426,8 +442,9 @@ class _Lines:
             if best < 0:
                 return
             ls, le = self.bounds(best)
-            if self.exact or self.line_matches(ls, le):
+            if self.exact or self.line_matches(ls, le, look_back=ls != after_match):
                 yield ls, le
+                after_match = le + 1
             pos = le + 1
             if pos >= end:
                 return
@@ -439,13 +456,15 @@ class _Lines:
         # As _by_literals, with a case-insensitive byte search for the candidates.
         search, end = folded.search, self.end
         pos = 0
+        after_match = -1
         while pos < end:
             m = search(self.buf, pos, end)
             if m is None:
                 return
             ls, le = self.bounds(m.start())
-            if self.line_matches(ls, le):
+            if self.line_matches(ls, le, look_back=ls != after_match):
                 yield ls, le
+                after_match = le + 1
             pos = le + 1
 
     def _each_line(self) -> Iterator[tuple[int, int]]:
@@ -487,18 +506,19 @@ class _Lines:
             stop = buf.find(b"\n", ls, end)
             yield ls, (end if stop < 0 else stop)
             pos = cle + 1
-
-
-def _spread_inner_empty_matches(spans: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
-    """rg finds an empty match at every *byte* of a multi-byte character (it iterates over
-    bytes); the pattern module reports those at the character's start. Repeated empty spans at
-    one offset are the character's following bytes: give them their own offsets."""
-    out: list[tuple[int, int]] = []
-    for start, end in spans:
-        if start == end and out and out[-1][0] == out[-1][1] and start <= out[-1][0]:
-            start = end = out[-1][0] + 1
-        out.append((start, end))
-    return tuple(out)
+            # rg searches on with the rest of its buffer as a new haystack, so a word
+            # assertion cannot look back past the next line's start; only a line starting
+            # with UTF-8 continuation bytes notices (see _stray_lead). Such a line is decided
+            # on its own; if it does not match, scanning resumes after it.
+            while pos < tend and "\udc80" <= text[pos] <= "\udcbf":
+                ls = offsets.at(pos)
+                stop = buf.find(b"\n", ls, end)
+                le = end if stop < 0 else stop
+                nxt = text.find("\n", pos, tend)
+                pos = tend + 1 if nxt < 0 else nxt + 1
+                if not self.line_matches(ls, le, look_back=False):
+                    break
+                yield ls, le
 
 
 def _all_lines_except(

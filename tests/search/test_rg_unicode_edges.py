@@ -1,0 +1,105 @@
+"""Empty matches, word assertions and ``-M`` previews next to multi-byte characters and invalid
+UTF-8, against rg 15.1 (parity classes D2, WB, U1, U2 of ``benchmarks/parity/CONTENT.md``).
+
+Each case writes one file, runs the command through shellfree and the reference rg with
+``same()`` and, where given, also checks rg's own output against the text recorded from rg
+15.1.0, so a changed reference cannot silently move the expectation.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.conftest import run_rg
+from tests.search.test_rg_search import same
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths")
+
+
+def check(reference_rg, content: bytes, args: list[str], expected: bytes | None = None) -> None:
+    with open("a.txt", "wb") as f:
+        f.write(content)
+    if expected is not None:
+        assert run_rg(reference_rg, ["--sort", "path", *args, "a.txt"])[0] == expected
+    same(reference_rg, [*args, "a.txt"])
+
+
+# rg searches again one byte after an empty match; inside a multi-byte character only an
+# assertion-free empty match can occur, and it is reported even when the one at the
+# character's first byte was skipped for touching the previous match.
+EMPTY_MATCHES = [
+    (b"x\xc2\xb2y\n", ["-ob", "[a-z]{0,2}"], b"0:x\n2:\n3:y\n"),
+    (b"x\xc2\xb2y\n", ["--json", "[a-z]{0,2}"], None),
+    (b"x\xb2\xc2\xb2y\n", ["-ob", "[a-z]{0,2}"], b"0:x\n2:\n3:\n4:y\n"),
+    (b"ab\xe2\x82\xacc\xf0\x9f\x98\x80\n", ["-ob", "a?"],
+     b"0:a\n2:\n3:\n4:\n5:\n6:\n7:\n8:\n9:\n10:\n"),
+    (b"ab\xe2\x82\xacc\xf0\x9f\x98\x80\n", ["-o", "--column", "-n", "[a-c]*"],
+     b"1:1:ab\n1:4:\n1:5:\n1:6:c\n1:8:\n1:9:\n1:10:\n1:11:\n"),
+    (b"Ab\xc3\xa9\n", ["-o", "-b", "-i", "-s", "a?"], None),
+    (b"x\xc2\xb2y\nx\xc2\xb2y\n", ["-U", "--json", "[a-z\\n]{0,2}"], None),
+]
+
+
+@pytest.mark.parametrize("content,args,expected", EMPTY_MATCHES,
+                         ids=[f"{c!r} {' '.join(a)}" for c, a, _ in EMPTY_MATCHES])
+def test_empty_matches_inside_characters(isolated, reference_rg, content, args, expected):
+    check(reference_rg, content, args, expected)
+
+
+# -M previews: with --crlf the "\r" of a "\r\n" terminator is not part of the preview (without
+# --crlf it is an ordinary grapheme); -o pieces and -v --column lines have their own texts.
+PREVIEWS = [
+    (b"\xc7\x86_it\r\nab(\r\n", ["--crlf", "-M5", "--max-columns-preview", "-C1", "\\("],
+     b"\xc7\x86_it [... omitted end of long line]\r\nab(\r\n"),
+    (b"\xc7\x86_it\r\nab(\r\n", ["-n", "-M5", "--max-columns-preview", "-C1", "\\("],
+     b"1-\xc7\x86_it\r [... omitted end of long line]\n2:ab(\r\n"),
+    (b"abc\r\nab(\r\n", ["--crlf", "-M4", "--max-columns-preview", "-C1", "--column", "\\("],
+     b"1-abc [... omitted end of long line]\r\n2:3:ab( [... 0 more matches]\r\n"),
+    (b"(\n\xc3\xa9\r", ["--crlf", "-M2", "--max-columns-preview", "-C1", "\\("],
+     b"(\n\xc3\xa9\r [... omitted end of long line]\r\n"),
+    (b"x foobar y\n", ["-o", "-M5", "--max-columns-preview", "foobar"],
+     b"fooba [... 0 more matches]\n"),
+    (b"foo\nbar\n", ["-v", "-M2", "--max-columns-preview", "--column", "foo"],
+     b"2:ba [... omitted end of long line]\n"),
+    # A matching line whose matches the printer cannot re-find has no per-match detail.
+    (b"xx\nHolmes long line here\n", ["--column", "-M5", "--max-columns-preview", "\\AHolmes"],
+     b"2:Holme [... omitted end of long line]\n"),
+    (b"xx\nHolmes long line here\n", ["--column", "-M5", "-C1", "\\AHolmes"],
+     b"1-xx\n2:[Omitted long matching line]\n"),
+]
+
+
+@pytest.mark.parametrize("content,args,expected", PREVIEWS,
+                         ids=[f"{c!r} {' '.join(a)}" for c, a, _ in PREVIEWS])
+def test_max_columns_previews(isolated, reference_rg, content, args, expected):
+    check(reference_rg, content, args, expected)
+
+
+# Word assertions after stray UTF-8 continuation bytes: regex-automata steps back over at most
+# three of them and decodes the character it lands on, so "a\xb6 " has an "a" before the
+# space. rg's printer sees the previous line's "\n" before a line; its searcher, going on after
+# a matching line, does not.
+WORD = [
+    (b" \xb6 \n", ["-w", "-ob", "x?"], b"0:\n2:\n3:\n"),
+    (b"a\xb6 \n", ["-ob", "\\b"], b"0:\n1:\n2:\n"),
+    (b"a\xb6\xb6\xb6\xb6 \n", ["-ob", "\\b"], b"0:\n1:\n2:\n3:\n4:\n"),
+    (b"\xc3\xa9\xb6\xb6\xb6 \n", ["-ob", "\\b"], b"0:\n2:\n3:\n4:\n"),
+    (b"\xe2\x82\xac\xb6 \n", ["-ob", "\\B"], b"0:\n4:\n5:\n"),
+    (b"\xe2\x82\xac\xb6 \n", ["-ob", "\\b{start-half}"], b"0:\n3:\n4:\n5:\n"),
+    (b"\xe4\xb8\x80\xb6\xb6 \n", ["-ob", "\\>"], b"3:\n4:\n"),
+    (b"\xff\xb6 \n", ["-ob", "\\B"], b"3:\n"),
+    (b"x\n\xb6\xb6\xb6 \n", ["-ob", "\\b{start-half}"], b"0:\n2:\n3:\n4:\n5:\n6:\n"),
+    (b"x\n\xb6 \n", ["-c", "\\b{start-half} "], b"1\n"),
+    (b"\xb6 \n", ["-c", "\\b{start-half} "], b""),
+    (b"a\n\xb6", ["-ob", "-w", ""], b"2:\xb6\n"),
+    (b"\xc2\xb2axa\n\xb6", ["-ob", "-w", ""], b"0:\n"),
+    (b"\xc2\xb2axa\nb\n\xb6", ["-ob", "-w", ""], b"0:\n8:\xb6\n"),
+]
+
+
+@pytest.mark.parametrize("content,args,expected", WORD,
+                         ids=[f"{c!r} {' '.join(a)}" for c, a, _ in WORD])
+def test_word_assertions_after_stray_bytes(isolated, reference_rg, content, args, expected):
+    check(reference_rg, content, args, expected)
