@@ -97,6 +97,20 @@ CASES = {
     ),
     # --column prints each line of a block with the terminator rg adds.
     "crlf-column": ({"a.txt": b"c\naxa\n\ncab\n"}, ["-U", "--crlf", "--column", "a|b\\n", "a.txt"]),
+    # -M with a preview: each line of a block counts only its own matches after the cut
+    # (without the preview rg prints the block's total on every line).
+    "preview-per-line": (
+        {"a.txt": b"aaaa x\nbbbb\ncccc\n"},
+        ["-n", "-U", "--column", "-M2", "--max-columns-preview", "x$|b$", "a.txt"],
+    ),
+    "preview-per-line-anchor": (
+        {"a.txt": b"aaaa x\nbbbb\ncccc"},
+        ["-n", "-U", "--column", "-M2", "--max-columns-preview", "$", "a.txt"],
+    ),
+    "omitted-block-total": (
+        {"a.txt": b"aaaa x\nbbbb\ncccc\n"},
+        ["-n", "-U", "--column", "-M2", "$", "a.txt"],
+    ),
     # The file is read whole: NULs are never turned into line breaks.
     "b8-streamed-json": (
         {"f": b"a\0b\nc\n"},

@@ -174,15 +174,18 @@ class StandardPrinter:
         # without its terminator and then its own: under --crlf a bare "\n" becomes "\r\n".
         retermed = opts.crlf and opts.multiline and column is not None and line.kind == "match"
         start = 0
-        for number, text in enumerate(_split_lines(line.text), line.number):
+        pieces = _split_lines(line.text)
+        for number, text in enumerate(pieces, line.number):
             self._prelude(out, path, line, column, line.offset + start, number)
-            start += len(text)
             if opts.max_columns and len(text) > opts.max_columns:
-                out.append(self._omitted(line, text) + self._terminator)
+                # A line of a multi-line block counts only its own matches in a preview.
+                window = (start, start + len(text)) if len(pieces) > 1 else None
+                out.append(self._omitted(line, text, window) + self._terminator)
             elif retermed and text.endswith(b"\n"):
                 out.append(text[: -2 if text.endswith(b"\r\n") else -1] + b"\r\n")
             else:
                 out.append(text if text.endswith(b"\n") else text + self._terminator)
+            start += len(text)
 
     def _content(self, text: bytes) -> bytes:
         """*text* without its line terminator, which under --crlf includes a "\r" before the
@@ -199,7 +202,9 @@ class StandardPrinter:
         graphemes = _graphemes(content.decode("utf-8", "surrogateescape"))
         return "".join(graphemes[: self.options.max_columns]).encode("utf-8", "surrogateescape")
 
-    def _omitted(self, line: Line, text: bytes) -> bytes:
+    def _omitted(self, line: Line, text: bytes, window: tuple[int, int] | None = None) -> bytes:
+        """rg's stand-in for a line longer than --max-columns; *window* is the span of *text*
+        within a multi-line block's text (None for a line of its own)."""
         opts = self.options
         # A matching line whose matches rg's printer cannot re-find (\A past line 1) has no
         # per-match detail: rg words it like a line of a search that tracks none.
@@ -207,7 +212,11 @@ class StandardPrinter:
         if opts.max_columns_preview:
             cut = self._preview(text)
             if per_match:
-                remaining = sum(1 for s, _ in line.spans if s >= len(cut))
+                if window is None:
+                    remaining = sum(1 for s, _ in line.spans if s >= len(cut))
+                else:
+                    first, stop = window[0] + len(cut), window[1]
+                    remaining = sum(1 for s, _ in line.spans if first <= s < stop)
                 noun = b"match" if remaining == 1 else b"matches"
                 return cut + b" [... %d more %s]" % (remaining, noun)
             return cut + b" [... omitted end of long line]"
