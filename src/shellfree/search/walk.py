@@ -19,15 +19,19 @@ import operator
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence, Union
+from typing import TYPE_CHECKING, Iterator, Sequence, Union
 
 from shellfree.search.errors import GlobError, os_error_text
 from shellfree.search.ignore import IGNORE, NONE, WHITELIST, RuleSet, compile_rules
 from shellfree.search.ignore_files import (
+    LoadedRules,
     global_excludes_path,
     git_exclude_path,
     load_rule_file,
 )
+
+if TYPE_CHECKING:
+    from shellfree.search.tree_cache import Listing, TreeCache
 
 __all__ = ["WalkOptions", "Haystack", "WalkMessage", "Walker", "join_path"]
 
@@ -158,8 +162,14 @@ class Walker:
         *,
         cwd: str | None = None,
         environ: "dict[str, str] | os._Environ[str] | None" = None,
+        cache: "TreeCache | None" = None,
     ) -> None:
         self.options = options
+        # A long-lived caller's cache of listings and ignore files (tree_cache.py); the
+        # command line has none and keeps the plain scandir loop.
+        self._cache = cache
+        if cache is not None:
+            self._list = self._cached_list  # type: ignore[method-assign]
         # With *cwd*, relative paths are taken relative to it (an in-process caller must not
         # chdir); printed paths stay as typed.
         self._base = os.fsencode(cwd) if cwd is not None else None
@@ -181,14 +191,14 @@ class Walker:
             path = global_excludes_path(environ)
             if path is not None and os.path.isfile(self._fs(path)):
                 # rg only logs problems with the global file at debug level.
-                self._global = load_rule_file(
+                self._global = self._load_rules(
                     self._fs(path), case_insensitive=options.ignore_file_case_insensitive
                 ).rules or None
         explicit = []
         for path in options.ignore_files:
             # rg: --ignore-file-case-insensitive applies to the discovered ignore files and the
             # global excludes, but not to files named by --ignore-file (regression r1164).
-            loaded = load_rule_file(self._fs(path), report_io_errors=True, display=path)
+            loaded = self._load_rules(self._fs(path), report_io_errors=True, display=path)
             if loaded.message:
                 self._startup_messages.append(WalkMessage(loaded.message, False))
             if loaded.rules:
@@ -218,6 +228,11 @@ class Walker:
         if self._base is None or os.path.isabs(path):
             return path
         return join_path(self._base, path)
+
+    def _load_rules(self, path: bytes, **how) -> "LoadedRules":
+        if self._cache is None:
+            return load_rule_file(path, **how)
+        return self._cache.rules(path, **how)
 
     # -- matching ----------------------------------------------------------------------------
     def _cwd_strip(self, path: bytes) -> bytes:
@@ -283,7 +298,7 @@ class Walker:
             if not present(name):
                 return None
             shown = join_path(directory, name)
-            loaded = load_rule_file(
+            loaded = self._load_rules(
                 self._fs(shown),
                 case_insensitive=opts.ignore_file_case_insensitive,
                 display=shown,
@@ -309,7 +324,7 @@ class Walker:
             is_file = git_type is not None and stat.S_ISREG(git_type)
             exclude_path = git_exclude_path(self._fs(directory), is_file, self._base)
             if exclude_path is not None and os.path.isfile(exclude_path):
-                loaded = load_rule_file(
+                loaded = self._load_rules(
                     exclude_path,
                     case_insensitive=opts.ignore_file_case_insensitive,
                     display=git_exclude_path(directory, is_file) if self._base else None,
@@ -452,6 +467,9 @@ class Walker:
         offset = len(join_path(root, b""))
         parent, messages = self._parent_nodes(root, offset, built_by)
         yield from messages
+        if self._cache is not None and not opts.follow_links:
+            yield from self._walk_root_cached(root, offset, parent, strip_dot)
+            return
         try:
             listing = self._list(self._fs(root))
         except OSError as err:
@@ -464,6 +482,9 @@ class Walker:
             return
         ancestors = [(st.st_dev, st.st_ino, root)] if opts.follow_links else []
         yield from self._walk_dir(root, listing, node, 1, strip_dot, ancestors)
+
+    def _cached_list(self, directory: bytes) -> list:
+        return self._cache.listing(directory, self.options.sort_names).entries  # type: ignore[union-attr]
 
     def _list(self, directory: bytes) -> list[os.DirEntry]:
         with os.scandir(directory) as it:
@@ -555,6 +576,100 @@ class Walker:
             stack.append((path + b"/", iter(child_listing), child, depth + 1, child_ancestors))
 
 
+    # -- traversal with a tree cache ---------------------------------------------------------
+    def _walk_root_cached(
+        self, root: bytes, offset: int, parent: _Dir | None, strip_dot: bool
+    ) -> Iterator[WalkEvent]:
+        cache = self._cache
+        assert cache is not None
+        try:
+            listing = cache.listing(self._fs(root), self.options.sort_names)
+        except OSError as err:
+            yield self._io_error(root, err)
+            return
+        node, messages = self._child_node(parent, root, listing.names, offset, b"")
+        yield from messages
+        if self.options.max_depth is not None and self.options.max_depth < 1:
+            return
+        yield from self._walk_dir_cached(root, listing, node, strip_dot)
+
+    def _walk_dir_cached(
+        self, directory: bytes, listing: "Listing", node: _Dir, strip_dot: bool
+    ) -> Iterator[WalkEvent]:
+        """``_walk_dir`` without --follow, over cached listings: which entries of a directory
+        survive the filters depends only on its listing and its ignore chain, so an unchanged
+        directory under unchanged ignore files replays its survivors without a filter test."""
+        cache = self._cache
+        assert cache is not None
+        sort_names = self.options.sort_names
+        max_depth = self.options.max_depth
+        prefix = join_path(directory, b"")
+        stack = [(prefix, iter(self._survivors(listing, prefix, node)), node, 1)]
+        while stack:
+            prefix, entries, node, depth = stack[-1]
+            item = next(entries, None)
+            if item is None:
+                stack.pop()
+                continue
+            name, kind = item
+            path = prefix + name
+            if kind is _FILE:
+                yield Haystack(path[2:] if strip_dot else path, False)
+                continue
+            if kind is not _DIR:
+                yield self._io_error(path, kind)
+                continue
+            offset = len(path) + 1
+            if max_depth is not None and depth >= max_depth:
+                _, messages = self._child_node(node, path, None, offset, b"")
+                yield from messages
+                continue
+            try:
+                child_listing = cache.listing(self._fs(path), sort_names)
+            except OSError as err:
+                yield self._io_error(path, err)
+                continue
+            child, messages = self._child_node(node, path, child_listing.names, offset, b"")
+            yield from messages
+            child_prefix = path + b"/"
+            survivors = self._survivors(child_listing, child_prefix, child)
+            stack.append((child_prefix, iter(survivors), child, depth + 1))
+
+    def _survivors(self, listing: "Listing", prefix: bytes, node: _Dir) -> list:
+        """(name, kind) of the entries of *listing* the filters keep, in walk order; kind is
+        _FILE, _DIR or the OSError reading the entry's type raised. Derived once per listing,
+        walk path, ignore chain and walker configuration."""
+        # Everything _skip reads: the options (globs, hidden), the working directory the
+        # cwd-rooted matchers strip, the walk path and the rule chain. Rule sets come back as
+        # the same objects while their files are unchanged, so the comparison is cheap.
+        key = (prefix, node.checks, self.options, self._cwd)
+        for known, survivors in listing.derived:
+            if known == key:
+                return survivors
+        skip = self._skip
+        survivors = []
+        for entry in listing.entries:
+            name = entry.name
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+                is_file = not is_dir and entry.is_file(follow_symlinks=False)
+            except OSError as err:
+                survivors.append((name, err))
+                continue
+            if skip(node, prefix + name, name, is_dir):
+                continue
+            if is_dir:
+                survivors.append((name, _DIR))
+            elif is_file:
+                survivors.append((name, _FILE))
+        # A few configurations per directory (the tools' searches differ in -g globs); the
+        # tuple is replaced whole, so a concurrent walker sees the old or the new one.
+        listing.derived = ((key, survivors),) + listing.derived[:3]
+        return survivors
+
+
+_FILE = "file"
+_DIR = "dir"
 _entry_name = operator.attrgetter("name")
 
 
