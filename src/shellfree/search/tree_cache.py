@@ -27,6 +27,7 @@ Thread-safe: one lock guards the tables; the file system is touched outside it.
 
 from __future__ import annotations
 
+import operator
 import os
 import stat as stat_module
 import threading
@@ -36,7 +37,10 @@ from typing import Callable
 
 from shellfree.search.ignore_files import LoadedRules, load_rule_file
 
-__all__ = ["DEFAULT_CONTENT_BUDGET", "RACY_NS", "CachedEntry", "Listing", "TreeCache", "same_place"]
+__all__ = [
+    "DEFAULT_CONTENT_BUDGET", "DIRECTORY", "FILE", "OTHER", "RACY_NS", "Listing", "TreeCache",
+    "same_place",
+]
 
 DEFAULT_CONTENT_BUDGET = 64 << 20
 """Bytes of file contents a cache keeps by default."""
@@ -51,6 +55,7 @@ ENTRY_OVERHEAD = 256
 many tiny files is bounded by the budget too."""
 
 _O_BINARY = getattr(os, "O_BINARY", 0)
+_by_name = operator.itemgetter(0)
 
 
 def _signature(st: os.stat_result) -> tuple:
@@ -75,47 +80,28 @@ def same_place(path: bytes) -> bytes:
     return path[:-2] if path.endswith(b"/.") else path
 
 
-class CachedEntry:
-    """A directory entry as :class:`os.DirEntry` presents it, with its types read once."""
-
-    __slots__ = ("name", "path", "_dir", "_file", "_link")
-
-    def __init__(self, entry: os.DirEntry) -> None:
-        self.name = entry.name
-        self.path = entry.path
-        self._dir = entry.is_dir(follow_symlinks=False)
-        self._file = not self._dir and entry.is_file(follow_symlinks=False)
-        self._link = entry.is_symlink()
-
-    def is_dir(self, *, follow_symlinks: bool = True) -> bool:
-        if follow_symlinks and self._link:
-            return os.path.isdir(self.path)
-        return self._dir
-
-    def is_file(self, *, follow_symlinks: bool = True) -> bool:
-        if follow_symlinks and self._link:
-            return os.path.isfile(self.path)
-        return self._file
-
-    def is_symlink(self) -> bool:
-        return self._link
-
-    def stat(self, *, follow_symlinks: bool = True) -> os.stat_result:
-        return os.stat(self.path, follow_symlinks=follow_symlinks)
+DIRECTORY = "directory"
+FILE = "file"
+OTHER = "other"
+"""Entry kinds, from the directory entry itself (symlinks not followed): a symlink, FIFO or
+device is OTHER. An entry whose kind could not be read has the OSError instead."""
 
 
 class Listing:
-    """One directory's entries in walk order, their names, and what walkers derived from them.
+    """One directory's entries in walk order as (name, kind) pairs, their names, and what
+    walkers derived from them.
 
-    *derived* is free for the walker: a few (key, value) pairs computed from these entries
-    alone, which live exactly as long as the listing stays valid.
+    Pairs rather than ``os.DirEntry`` objects: a DirEntry keeps its full path and a cached
+    ``stat`` that would go stale, and building a Python object per entry is a visible share
+    of a cold walk. *derived* is free for the walker: a few (key, value) pairs computed from
+    these entries alone, which live exactly as long as the listing stays valid.
     """
 
     __slots__ = ("entries", "names", "signature", "trusted", "derived")
 
-    def __init__(self, entries: list[CachedEntry], signature: tuple, trusted: bool) -> None:
+    def __init__(self, entries: list[tuple], signature: tuple, trusted: bool) -> None:
         self.entries = entries
-        self.names = frozenset(e.name for e in entries)
+        self.names = frozenset([e[0] for e in entries])
         self.signature = signature
         self.trusted = trusted
         self.derived: tuple = ()
@@ -129,10 +115,6 @@ class _Content:
         self.signature = signature
         self.trusted = trusted
         self.generation = generation
-
-
-def _entry_name(entry: CachedEntry) -> bytes:
-    return entry.name
 
 
 class TreeCache:
@@ -191,17 +173,24 @@ class TreeCache:
         # seen above must come within RACY_NS of it, and then the listing is not trusted.
         read_at = self._clock()
         trusted = st is not None
+        entries = []
         with os.scandir(directory) as it:
-            entries = []
             for entry in it:
                 try:
-                    entries.append(CachedEntry(entry))
-                except OSError:
-                    # A type that needs a stat which failed: let the walker meet the error.
+                    if entry.is_dir(follow_symlinks=False):
+                        kind: object = DIRECTORY
+                    elif entry.is_file(follow_symlinks=False):
+                        kind = FILE
+                    else:
+                        kind = OTHER
+                except OSError as err:
+                    # The type needed a stat, which failed: the walker reports it, and the
+                    # next run looks again.
+                    kind = err
                     trusted = False
-                    entries.append(_FailingEntry(entry))  # type: ignore[arg-type]
+                entries.append((entry.name, kind))
         if sort_names:
-            entries.sort(key=_entry_name)
+            entries.sort(key=_by_name)
         signature = _signature(st) if st is not None else ()
         listing = Listing(entries, signature, trusted and _settled(st, read_at))  # type: ignore[arg-type]
         with self._lock:
@@ -319,30 +308,6 @@ class TreeCache:
             self._rules.clear()
             self._contents.clear()
             self._content_bytes = 0
-
-
-class _FailingEntry:
-    """An entry whose type could not be read: every type question raises the error again, as
-    the uncached walker would see it."""
-
-    __slots__ = ("name", "path", "_entry")
-
-    def __init__(self, entry: os.DirEntry) -> None:
-        self.name = entry.name
-        self.path = entry.path
-        self._entry = entry
-
-    def is_dir(self, *, follow_symlinks: bool = True) -> bool:
-        return self._entry.is_dir(follow_symlinks=follow_symlinks)
-
-    def is_file(self, *, follow_symlinks: bool = True) -> bool:
-        return self._entry.is_file(follow_symlinks=follow_symlinks)
-
-    def is_symlink(self) -> bool:
-        return self._entry.is_symlink()
-
-    def stat(self, *, follow_symlinks: bool = True) -> os.stat_result:
-        return self._entry.stat(follow_symlinks=follow_symlinks)
 
 
 def _read_whole(path: bytes) -> tuple[bytes, os.stat_result | None]:

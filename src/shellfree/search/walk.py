@@ -30,6 +30,8 @@ from shellfree.search.ignore_files import (
     load_rule_file,
 )
 
+from shellfree.search.tree_cache import DIRECTORY, FILE, OTHER
+
 if TYPE_CHECKING:
     from shellfree.search.tree_cache import Listing, TreeCache
 
@@ -168,12 +170,12 @@ class Walker:
         # A long-lived caller's cache of listings and ignore files (tree_cache.py); the
         # command line has none and keeps the plain scandir loop.
         self._cache = cache
-        if cache is not None:
-            self._list = self._cached_list  # type: ignore[method-assign]
         # With *cwd*, relative paths are taken relative to it (an in-process caller must not
         # chdir); printed paths stay as typed.
         self._base = os.fsencode(cwd) if cwd is not None else None
         self._cwd = self._base if self._base is not None else os.fsencode(os.getcwd())
+        if cache is not None:
+            self._configuration = _configuration(options, self._cwd)
         environ = os.environ if environ is None else environ
         overrides, errors = compile_rules(
             [g for g, _ in options.globs],
@@ -468,6 +470,7 @@ class Walker:
         parent, messages = self._parent_nodes(root, offset, built_by)
         yield from messages
         if self._cache is not None and not opts.follow_links:
+            # With --follow every symlink is stat'ed per walk anyway: listings are not cached.
             yield from self._walk_root_cached(root, offset, parent, strip_dot)
             return
         try:
@@ -482,9 +485,6 @@ class Walker:
             return
         ancestors = [(st.st_dev, st.st_ino, root)] if opts.follow_links else []
         yield from self._walk_dir(root, listing, node, 1, strip_dot, ancestors)
-
-    def _cached_list(self, directory: bytes) -> list:
-        return self._cache.listing(directory, self.options.sort_names).entries  # type: ignore[union-attr]
 
     def _list(self, directory: bytes) -> list[os.DirEntry]:
         with os.scandir(directory) as it:
@@ -603,20 +603,21 @@ class Walker:
         assert cache is not None
         sort_names = self.options.sort_names
         max_depth = self.options.max_depth
+        survivors = self._survivors
         prefix = join_path(directory, b"")
-        stack = [(prefix, iter(self._survivors(listing, prefix, node)), node, 1)]
+        stack = [(prefix, iter(survivors(listing, prefix, node, strip_dot)), node, 1)]
         while stack:
             prefix, entries, node, depth = stack[-1]
             item = next(entries, None)
             if item is None:
                 stack.pop()
                 continue
-            name, kind = item
-            path = prefix + name
-            if kind is _FILE:
-                yield Haystack(path[2:] if strip_dot else path, False)
+            name, kind, haystack = item
+            if haystack is not None:
+                yield haystack
                 continue
-            if kind is not _DIR:
+            path = prefix + name
+            if kind is not DIRECTORY:
                 yield self._io_error(path, kind)
                 continue
             offset = len(path) + 1
@@ -632,45 +633,58 @@ class Walker:
             child, messages = self._child_node(node, path, child_listing.names, offset, b"")
             yield from messages
             child_prefix = path + b"/"
-            survivors = self._survivors(child_listing, child_prefix, child)
-            stack.append((child_prefix, iter(survivors), child, depth + 1))
+            kept = survivors(child_listing, child_prefix, child, strip_dot)
+            stack.append((child_prefix, iter(kept), child, depth + 1))
 
-    def _survivors(self, listing: "Listing", prefix: bytes, node: _Dir) -> list:
-        """(name, kind) of the entries of *listing* the filters keep, in walk order; kind is
-        _FILE, _DIR or the OSError reading the entry's type raised. Derived once per listing,
-        walk path, ignore chain and walker configuration."""
+    def _survivors(self, listing: "Listing", prefix: bytes, node: _Dir, strip_dot: bool) -> list:
+        """(name, kind, haystack) of the entries of *listing* the filters keep, in walk order:
+        kind is FILE (with its Haystack, immutable and so shared between runs), DIRECTORY or
+        the OSError reading the entry's type raised. Derived once per listing, walk path,
+        ignore chain and walker configuration."""
         # Everything _skip reads: the options (globs, hidden), the working directory the
-        # cwd-rooted matchers strip, the walk path and the rule chain. Rule sets come back as
-        # the same objects while their files are unchanged, so the comparison is cheap.
-        key = (prefix, node.checks, self.options, self._cwd)
-        for known, survivors in listing.derived:
+        # cwd-rooted matchers strip, the walk path and the rule chain; and whether printed
+        # paths drop "./". Rule sets and the configuration come back as the same objects while
+        # nothing changed, so the comparison mostly compares identities.
+        key = (prefix, node.checks, self._configuration, strip_dot)
+        for known, kept in listing.derived:
             if known == key:
-                return survivors
+                return kept
         skip = self._skip
-        survivors = []
-        for entry in listing.entries:
-            name = entry.name
-            try:
-                is_dir = entry.is_dir(follow_symlinks=False)
-                is_file = not is_dir and entry.is_file(follow_symlinks=False)
-            except OSError as err:
-                survivors.append((name, err))
+        kept = []
+        for name, kind in listing.entries:
+            if kind is OTHER:
+                continue  # a symlink or special file: neither searched nor descended into
+            if kind is not FILE and kind is not DIRECTORY:
+                kept.append((name, kind, None))  # the error, reported where the plain walk does
                 continue
-            if skip(node, prefix + name, name, is_dir):
+            path = prefix + name
+            if skip(node, path, name, kind is DIRECTORY):
                 continue
-            if is_dir:
-                survivors.append((name, _DIR))
-            elif is_file:
-                survivors.append((name, _FILE))
+            if kind is FILE:
+                kept.append((name, kind, Haystack(path[2:] if strip_dot else path, False)))
+            else:
+                kept.append((name, kind, None))
         # A few configurations per directory (the tools' searches differ in -g globs); the
         # tuple is replaced whole, so a concurrent walker sees the old or the new one.
-        listing.derived = ((key, survivors),) + listing.derived[:3]
-        return survivors
+        listing.derived = ((key, kept),) + listing.derived[:3]
+        return kept
 
 
-_FILE = "file"
-_DIR = "dir"
 _entry_name = operator.attrgetter("name")
+
+_CONFIGURATIONS: dict[tuple, tuple] = {}
+
+
+def _configuration(options: WalkOptions, cwd: bytes) -> tuple:
+    """One shared object per distinct (options, cwd), so that equal configurations of two
+    walkers compare by identity in the cached walk's keys."""
+    key = (options, cwd)
+    known = _CONFIGURATIONS.get(key)
+    if known is None:
+        if len(_CONFIGURATIONS) > 256:
+            _CONFIGURATIONS.clear()
+        known = _CONFIGURATIONS.setdefault(key, key)
+    return known
 
 
 def _own(chain: tuple) -> RuleSet | None:
