@@ -293,6 +293,7 @@ class TestForget:
         dotted = os.fsencode(str(tmp_path)) + b"/./sub/f"
         cache.read(dotted)
         cache.listing(os.fsencode(str(tmp_path)) + b"/./sub", True)
+        cache.listing(os.fsencode(str(tmp_path)) + b"/./sub/", True)
         assert cache.content_bytes > 0
         cache.forget(str(path))
         assert cache.content_bytes == 0
@@ -301,6 +302,8 @@ class TestForget:
     def test_same_place(self):
         assert same_place(b"/r/./a/.//b") == b"/r/a/b"
         assert same_place(b"/r/a/.") == b"/r/a"
+        assert same_place(b"/r/./") == b"/r"
+        assert same_place(b"/") == b"/"
         assert same_place(b"/r/../a") == b"/r/../a"
 
 

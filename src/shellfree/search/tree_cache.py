@@ -77,7 +77,9 @@ def same_place(path: bytes) -> bytes:
         path = path.replace(b"/./", b"/")
     while b"//" in path[1:]:
         path = path[:1] + path[1:].replace(b"//", b"/")
-    return path[:-2] if path.endswith(b"/.") else path
+    if path.endswith(b"/."):
+        path = path[:-1]
+    return path.rstrip(b"/") or path[:1]
 
 
 DIRECTORY = "directory"
@@ -293,8 +295,7 @@ class TreeCache:
                     content = self._contents.pop(key)
                     self._content_bytes -= len(content.data) + ENTRY_OVERHEAD
             parent_name = parent.rpartition(b"/")[2]
-            for key in [k for k in self._listings
-                        if k[0].endswith(name) or k[0].endswith(parent_name) or k[0].endswith(b".")]:
+            for key in [k for k in self._listings if name in k[0] or parent_name in k[0]]:
                 if same_place(key[0]) in (target, parent):
                     del self._listings[key]
             for key in [k for k in self._rules if k[0].endswith(name)]:
