@@ -142,6 +142,8 @@ class TreeCache:
         self._contents: OrderedDict[bytes, _Content] = OrderedDict()
         self._content_bytes = 0
         self._generation = 0
+        # The run that found the budget filled by its own reads: its later misses skip _keep.
+        self._full_in = -1
 
     def __repr__(self) -> str:
         return (f"TreeCache(content_budget={self.content_budget}, listings={len(self._listings)},"
@@ -251,6 +253,8 @@ class TreeCache:
                     if key in self._contents:
                         self._contents.move_to_end(key)
                 return cached.data
+        if cached is None and self._full_in == self._generation:
+            return _read_whole(path)[0]
         read_at = self._clock()
         data, st = _read_whole(path)
         if st is not None:
@@ -274,7 +278,9 @@ class TreeCache:
                 oldest_key = next(iter(contents))
                 oldest = contents[oldest_key]
                 if oldest.generation == self._generation:
-                    return  # everything left was used by this run: keep it, skip the newcomer
+                    # Everything left was used by this run: keep it, skip the newcomer.
+                    self._full_in = self._generation
+                    return
                 del contents[oldest_key]
                 self._content_bytes -= len(oldest.data) + ENTRY_OVERHEAD
             contents[key] = content
