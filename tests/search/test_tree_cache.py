@@ -323,3 +323,28 @@ class TestWalkerWithCache:
             options = WalkOptions(globs=globs)
             assert list(Walker(options, cwd=str(tree), cache=cache).walk()) == list(
                 Walker(options, cwd=str(tree)).walk())
+
+
+class TestThreads:
+    def test_concurrent_runs_share_one_cache(self, tree):
+        import threading
+
+        cache = TreeCache(content_budget=600, clock=settled_clock)  # two files: eviction under contention
+        queries = [("-n", "needle"), ("--files",), ("-c", "match"), ("-l", "needle")]
+        expected = {q: rg(tree, *q, cache=None) for q in queries}
+        failures: list[tuple] = []
+
+        def worker(offset: int) -> None:
+            for i in range(12):
+                query = queries[(i + offset) % len(queries)]
+                got = rg(tree, *query, cache=cache)
+                if got != expected[query]:
+                    failures.append((query, got))
+
+        threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        assert 0 < cache.content_bytes <= 600
