@@ -163,3 +163,8 @@ def test_tree_cache_options(root):
     mine = TreeCache(content_budget=0)
     ft = FileTools(root, tree_cache=mine)
     assert ft.tree_cache is mine and ft.backend.tree_cache is mine
+    assert FileTools(root, backend="rg", rg_path="rg").tree_cache is None  # nothing to keep warm
+    from shellfree.engine.backends import InProcessBackend
+
+    assert FileTools(root, backend=InProcessBackend(mine)).tree_cache is mine
+    assert FileTools(root, backend=InProcessBackend()).tree_cache is None

@@ -58,7 +58,8 @@ class FileTools:
     searches, each revalidated by ``stat`` before use: ``True`` (default) makes a
     :class:`~shellfree.search.tree_cache.TreeCache` with the default 64 MiB content budget,
     a ``TreeCache`` is used as given (e.g. ``TreeCache(content_budget=0)`` for listings and
-    rules only), ``False`` searches cold every time.
+    rules only), ``False`` searches cold every time. It applies to ``backend="inprocess"``;
+    a backend object keeps its own (``InProcessBackend(tree_cache=...)``).
     """
 
     def __init__(
@@ -79,11 +80,16 @@ class FileTools:
         tree_cache: "TreeCache | bool" = True,
     ) -> None:
         self.root = os.path.abspath(os.fspath(root))
-        if tree_cache is True:
+        self.tree_cache: TreeCache | None
+        if not isinstance(backend, str):
+            # A backend object brings its own cache, if any; writes must still forget into it.
+            self.tree_cache = getattr(backend, "tree_cache", None)
+        elif tree_cache is True:
             from shellfree.search.tree_cache import TreeCache
 
-            tree_cache = TreeCache()
-        self.tree_cache: TreeCache | None = tree_cache or None
+            self.tree_cache = TreeCache() if backend == "inprocess" else None
+        else:
+            self.tree_cache = tree_cache or None
         self.backend = make_backend(backend, rg_path, self.tree_cache)
         if hermes_home is None:
             homes: list[str | os.PathLike[str]] = [default_hermes_home()]
