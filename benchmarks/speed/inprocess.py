@@ -33,15 +33,30 @@ from dataclasses import dataclass
 Adapter = Callable[[Sequence[str], Sequence[str], str], bytes]
 """``adapter(args, paths, cwd) -> stdout bytes``, as described in the module docstring."""
 
+UNSUPPORTED_EXIT = 3
+"""The child's exit status when the adapter raised :class:`Unsupported`."""
+
+
+class Unsupported(Exception):
+    """Raised by an adapter for a query its API cannot express (``str()`` says why); the
+    harness reports the cell as ``unsupported`` instead of faking an answer."""
+
 
 @dataclass(frozen=True, slots=True)
 class InProcessBench:
     """A registered in-process measurement: *name* (the table row), *target* (``"module:function"``
-    of the adapter, imported inside the timed child) and a one-line *description*."""
+    of the adapter, imported inside the timed child) and a one-line *description*.
+
+    *reference* (``"module:function"``, optional) is an adapter that computes the expected output
+    with the reference rg binary, for an API whose answer is not rg's stdout (search_files returns
+    JSON): the check run then compares the bench with it instead of with rg's stdout. It runs in
+    the check only, never timed.
+    """
 
     name: str
     target: str
     description: str
+    reference: str = ""
 
 
 REGISTRY: tuple[InProcessBench, ...] = (
@@ -50,8 +65,29 @@ REGISTRY: tuple[InProcessBench, ...] = (
         "benchmarks.speed.inprocess:reference_rg_adapter",
         "runs the reference rg binary through subprocess; tests this plumbing, measures nothing of shellfree",
     ),
-    # shellfree's own adapters go here, e.g.
-    # InProcessBench("api", "benchmarks.speed.adapters:search_api", "shellfree.search(...) in process"),
+    InProcessBench(
+        "rgcli",
+        "benchmarks.speed.adapters:rgcli",
+        "shellfree.rgcli.run.run() in process, one TreeCache (default 64 MiB content budget) kept across calls",
+    ),
+    InProcessBench(
+        "rgcli-nocache",
+        "benchmarks.speed.adapters:rgcli_nocache",
+        "shellfree.rgcli.run.run() in process without a tree cache: what the cache saves",
+    ),
+    InProcessBench(
+        "search_files",
+        "benchmarks.speed.adapters:search_files",
+        "FileTools(root=cwd).search_files(...) kept across calls, default tree cache; -i is sent as (?i), "
+        "--files has no equivalent; checked against the same call on FileTools(backend='rg')",
+        reference="benchmarks.speed.adapters:search_files_reference",
+    ),
+    InProcessBench(
+        "search_files-1g",
+        "benchmarks.speed.adapters:search_files_1g",
+        "as search_files with TreeCache(content_budget=1 GiB), which holds all of the large tree",
+        reference="benchmarks.speed.adapters:search_files_reference",
+    ),
 )
 """Every in-process measurement the harness knows, by name. Only the ones named with
 ``--inprocess`` are run."""
@@ -111,10 +147,17 @@ def _child_main(argv: list[str] | None = None) -> int:
     cwd = os.getcwd()
     module_name, _, func_name = ns.target.partition(":")
 
+    # Run as ``-m``, this module is __main__; adapters raise the class of the imported module.
+    # Imported before the clock starts: the harness's own code is not the adapter's cost.
+    unsupported = importlib.import_module("benchmarks.speed.inprocess").Unsupported
     wall0, cpu0 = time.perf_counter(), _cpu()
     adapter: Adapter = getattr(importlib.import_module(module_name), func_name)
     wall1 = time.perf_counter()
-    first = adapter(query["args"], query["paths"], cwd)
+    try:
+        first = adapter(query["args"], query["paths"], cwd)
+    except unsupported as err:
+        print(f"unsupported: {err}", file=sys.stderr)
+        return UNSUPPORTED_EXIT
     wall2, cpu2 = time.perf_counter(), _cpu()
     warm_wall: list[float] = []
     warm_cpu: list[float] = []

@@ -89,7 +89,8 @@ def render_markdown(result: dict[str, Any]) -> str:
         "",
         "Cells: **median wall time · median per-round ratio to rg-j1 / to rg**. "
         "`mismatch` / `error` / `timeout`: the candidate's output differed from rg's, it failed, "
-        "or it ran out of time in the check run; such cells are not timed (details below each table).",
+        "or it ran out of time in the check run; `unsupported`: an in-process adapter's API cannot "
+        "express the query; such cells are not timed (details below each table).",
     ]
     for corpus_name, corpus in result["corpora"].items():
         lines += ["", f"## {corpus_name}", ""]

@@ -216,7 +216,17 @@ def check_query(
         elif ref.returncode not in (0, 1):
             status, detail = "skipped", f"rg itself exited {ref.returncode}"
         else:
-            status, detail = compare(ref, check_run(ctx, target, query, tool))
+            captured = check_run(ctx, target, query, tool)
+            expected = ref
+            if tool.bench and tool.bench.reference:
+                # The API's own answer computed with the reference binary (e.g. search_files'
+                # JSON through FileTools(backend="rg")), not rg's stdout.
+                judge = inprocess.InProcessBench(f"{tool.bench.name} reference", tool.bench.reference, "")
+                expected = check_run(ctx, target, query, Tool(judge.name, bench=judge))
+            if tool.bench and captured.returncode == inprocess.UNSUPPORTED_EXIT:
+                status, detail = "unsupported", captured.stderr.decode("utf-8", "replace").strip()
+            else:
+                status, detail = compare(expected, captured)
         for label in tool.labels:
             qrec["tools"][label] = {"status": status, "detail": detail, "argv": describe(tool, query, target)}
         print(f"speed: {target.name}/{query.name}/{tool.label}: {status} {detail}".rstrip(), file=sys.stderr)

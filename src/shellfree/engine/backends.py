@@ -17,7 +17,10 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import TYPE_CHECKING, Protocol, Sequence
+
+if TYPE_CHECKING:
+    from shellfree.search.tree_cache import TreeCache
 
 __all__ = ["Backend", "InProcessBackend", "RgBackend", "RgRun", "make_backend"]
 
@@ -147,10 +150,15 @@ def _end_of_line(data: bytes, count: int) -> int:
 class InProcessBackend:
     """shellfree's own rg (:func:`shellfree.rgcli.run.run`), run in this process.
 
-    It never changes the process's working directory: relative paths are taken from *cwd*.
+    It never changes the process's working directory: relative paths are taken from *cwd*,
+    and it never forks. *tree_cache* (a :class:`~shellfree.search.tree_cache.TreeCache`) keeps
+    listings, ignore files and contents warm between runs; the output is the same without it.
     """
 
     name = "inprocess"
+
+    def __init__(self, tree_cache: "TreeCache | None" = None) -> None:
+        self.tree_cache = tree_cache
 
     def run(self, argv: Sequence[str], cwd: str, *, max_lines: int | None = None,
             max_bytes: int | None = None, timeout: float | None = None) -> RgRun:
@@ -162,7 +170,7 @@ class InProcessBackend:
         stderr = io.BytesIO()
         args = [os.fsencode(a) for a in argv]
         try:
-            status = run(args, stdout, stderr, None, cwd=cwd)
+            status = run(args, stdout, stderr, None, cwd=cwd, cache=self.tree_cache)
         except _Stop as stop:
             if stop.reason == "timeout":
                 return RgRun(cap.value(), stderr.getvalue(), 124, timed_out=True)
@@ -173,7 +181,7 @@ class InProcessBackend:
         return (15, 1, 0)  # shellfree rg follows ripgrep 15.1.0
 
     def __repr__(self) -> str:
-        return "InProcessBackend()"
+        return "InProcessBackend()" if self.tree_cache is None else f"InProcessBackend({self.tree_cache!r})"
 
 
 _VERSION_LINE = re.compile(rb"^ripgrep (\d+)\.(\d+)\.(\d+)")
@@ -261,12 +269,14 @@ def _read_capped(proc: subprocess.Popen, cap: _OutputCap) -> None:
         proc.stdout.close()
 
 
-def make_backend(backend: str | Backend, rg_path: str | None = None) -> Backend:
-    """The backend named *backend* (``"inprocess"`` or ``"rg"``), or *backend* itself."""
+def make_backend(backend: str | Backend, rg_path: str | None = None,
+                 tree_cache: "TreeCache | None" = None) -> Backend:
+    """The backend named *backend* (``"inprocess"`` or ``"rg"``), or *backend* itself;
+    *tree_cache* goes to a new in-process backend."""
     if not isinstance(backend, str):
         return backend
     if backend == "inprocess":
-        return InProcessBackend()
+        return InProcessBackend(tree_cache)
     if backend == "rg":
         return RgBackend(rg_path)
     raise ValueError(f"unknown backend {backend!r}; expected 'inprocess' or 'rg'")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from shellfree.engine import messages
 from shellfree.engine.backends import Backend, make_backend
@@ -22,6 +22,9 @@ from shellfree.engine.search_files import search_files
 from shellfree.engine.search_flow import SearchLimits, SearchRunner
 from shellfree.engine.search_request import SearchRequest
 from shellfree.engine.state import TaskState
+
+if TYPE_CHECKING:
+    from shellfree.search.tree_cache import TreeCache
 
 __all__ = ["FileTools"]
 
@@ -50,7 +53,13 @@ class FileTools:
     *approval_callback* ``(path, reason) -> bool`` is asked before a protected instruction file
     (AGENTS.md, CLAUDE.md, …) is written. *confine* refuses every path that resolves outside
     *root*, symlinks followed. *read_limits* (a ``ReadLimits``) sets read_file's line cap, line
-    clamp and character budget.
+    clamp and character budget. *tree_cache* keeps the in-process backend's directory
+    listings, compiled ignore files and (up to a byte budget) file contents warm between
+    searches, each revalidated by ``stat`` before use: ``True`` (default) makes a
+    :class:`~shellfree.search.tree_cache.TreeCache` with the default 64 MiB content budget,
+    a ``TreeCache`` is used as given (e.g. ``TreeCache(content_budget=0)`` for listings and
+    rules only), ``False`` searches cold every time. It applies to ``backend="inprocess"``;
+    a backend object keeps its own (``InProcessBackend(tree_cache=...)``).
     """
 
     def __init__(
@@ -68,9 +77,20 @@ class FileTools:
         approval_callback: Callable[[str, str], bool] | None = None,
         confine: bool = False,
         read_limits: ReadLimits | None = None,
+        tree_cache: "TreeCache | bool" = True,
     ) -> None:
         self.root = os.path.abspath(os.fspath(root))
-        self.backend = make_backend(backend, rg_path)
+        self.tree_cache: TreeCache | None
+        if not isinstance(backend, str):
+            # A backend object brings its own cache, if any; writes must still forget into it.
+            self.tree_cache = getattr(backend, "tree_cache", None)
+        elif tree_cache is True:
+            from shellfree.search.tree_cache import TreeCache
+
+            self.tree_cache = TreeCache() if backend == "inprocess" else None
+        else:
+            self.tree_cache = tree_cache or None
+        self.backend = make_backend(backend, rg_path, self.tree_cache)
         if hermes_home is None:
             homes: list[str | os.PathLike[str]] = [default_hermes_home()]
         elif isinstance(hermes_home, (str, os.PathLike)):
@@ -152,7 +172,10 @@ class FileTools:
         def run() -> str:
             from shellfree.engine.write_file import write_file
 
-            return write_file(self, path, content)
+            try:
+                return write_file(self, path, content)
+            finally:
+                self._forget([path])
 
         return _guarded(run)
 
@@ -169,7 +192,10 @@ class FileTools:
         def run() -> str:
             from shellfree.engine.patch import patch as run_patch
 
-            return run_patch(self, mode, path, old_string, new_string, replace_all, patch)
+            try:
+                return run_patch(self, mode, path, old_string, new_string, replace_all, patch)
+            finally:
+                self._forget([path, *_patched_paths(patch)])
 
         return _guarded(run)
 
@@ -199,12 +225,38 @@ class FileTools:
         for every non-file tool, or the loop guard fires across unrelated turns."""
         self.state.notify_other_tool_call()
 
+    def _forget(self, paths: Iterable[Any]) -> None:
+        """Drop the tree cache's entries for files a tool may have written. Validation would
+        notice the change; this closes the window of a write within one timestamp tick of the
+        cached read without waiting for the racy rule."""
+        if self.tree_cache is None:
+            return
+        for path in paths:
+            if isinstance(path, str) and path:
+                expanded = os.path.expanduser(path)
+                joined = os.path.join(self.root, expanded)
+                self.tree_cache.forget(joined)
+                self.tree_cache.forget(os.path.realpath(joined))
+
     @staticmethod
     def _caller(method: Callable[..., str], names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], str]:
         def call(args: Mapping[str, Any]) -> str:
             return method(**{k: args[k] for k in names if k in args})
 
         return call
+
+
+def _patched_paths(patch: Any) -> list[str]:
+    """The files a V4A *patch* text names (sources and move destinations), or none."""
+    if not isinstance(patch, str):
+        return []
+    from shellfree.engine.v4a_parser import parse_v4a
+
+    try:
+        operations = parse_v4a(patch)
+    except ValueError:
+        return []
+    return [p for op in operations for p in (op.path, op.dest) if p]
 
 
 def _guarded(run: Callable[[], str]) -> str:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import BinaryIO, Iterable
+from typing import TYPE_CHECKING, BinaryIO, Iterable
 
 from shellfree import __version__
 from shellfree.rgcli.flags import RgArgs, UsageError, parse_args
 from shellfree.search.errors import GlobError
 from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
+
+if TYPE_CHECKING:
+    from shellfree.search.tree_cache import TreeCache
 
 __all__ = ["run"]
 
@@ -30,19 +33,31 @@ class Invocation:
         quiet_messages: bool,
         cwd: str | None = None,
         may_fork: bool = False,
+        cache: "TreeCache | None" = None,
     ) -> None:
         self.stdout = stdout
         self.stderr = stderr
         # Only the command-line process forks search workers; a library caller's process may
         # have threads, which fork does not copy.
         self.may_fork = may_fork
+        # A library caller's warm tree cache (listings, ignore files, contents); None on the
+        # command line, where every run starts cold anyway.
+        self.cache = cache
         self.quiet_messages = quiet_messages
         self.errored = False
         self.cwd = cwd
         self._base = os.fsencode(cwd) if cwd is not None else None
+        # On POSIX, join by concatenation: a warm in-process search calls fs() once per file
+        # and os.path.join would be a visible share of its time.
+        self._posix_prefix = None
+        if self._base is not None and os.sep == "/":
+            self._posix_prefix = self._base if self._base.endswith(b"/") else self._base + b"/"
 
     def fs(self, path: bytes) -> bytes:
         """The path to hand to the OS for a path as typed (relative to ``cwd`` if given)."""
+        prefix = self._posix_prefix
+        if prefix is not None:
+            return path if path[:1] == b"/" else prefix + path
         if self._base is None or os.path.isabs(path):
             return path
         return os.path.join(self._base, path)
@@ -171,7 +186,7 @@ def _walk_in_workers(walker: Walker, paths: list[bytes], workers: int) -> Iterab
 def _run_files(args: RgArgs, out: Invocation) -> int:
     paths = list(args.positional)
     try:
-        walker = Walker(walk_options(args, paths, out), cwd=out.cwd)
+        walker = Walker(walk_options(args, paths, out), cwd=out.cwd, cache=out.cache)
     except GlobError as err:
         return out.fatal(str(err))
     terminator = b"\0" if args.null else b"\n"
@@ -214,13 +229,16 @@ def run(
     stdin: BinaryIO | None = None,
     cwd: str | None = None,
     may_fork: bool = False,
+    cache: "TreeCache | None" = None,
 ) -> int:
     """Run ``rg`` with *argv* (bytes, without the program name); returns the exit status.
 
     *stdin* is read when rg would search standard input (``-``, or no path and a piped
     stdin); ``None`` means there is none. *cwd* is the directory relative paths start from
     (default: the process's); the process's working directory is never changed. *may_fork*
-    lets a search fork worker processes (the CLI sets it; a library caller should not)."""
+    lets a search fork worker processes (the CLI sets it; a library caller should not).
+    *cache* is a :class:`~shellfree.search.tree_cache.TreeCache` kept across runs by a
+    long-lived caller; output is the same with or without it."""
     try:
         args = parse_args(argv)
     except UsageError as err:
@@ -239,7 +257,10 @@ def run(
             b" on this platform currently\n"
         )
         return 2
-    out = Invocation(stdout, stderr, quiet_messages=args.no_messages, cwd=cwd, may_fork=may_fork)
+    out = Invocation(stdout, stderr, quiet_messages=args.no_messages, cwd=cwd, may_fork=may_fork,
+                     cache=cache)
+    if cache is not None:
+        cache.begin_run()
     if args.files:
         return _run_files(args, out)
     from shellfree.rgcli.search import run_search

@@ -278,6 +278,8 @@ class _Search:
         self.file_separator_end = b"\r\n" if (args.crlf and single) else b"\n"
         self._configs: dict[tuple[str, bool], SearchConfig] = {}
         self.skip_identity = _stdout_identity(out.stdout)
+        # Forked workers would fill copies of the cache that die with them.
+        self.contents = out.cache if not out.may_fork else None
         self.matched_any = False
         self.searched_any = False
         self.printed_before = False
@@ -315,7 +317,10 @@ class _Search:
             except OSError:
                 pass
         try:
-            data = _read(path, is_stdin, stdin)
+            if self.contents is not None and not is_stdin:
+                data = self.contents.read(path)
+            else:
+                data = _read(path, is_stdin, stdin)
         except OSError as err:
             return Outcome(errors=(f"{os.fsdecode(shown)}: {os_error_text(err)}",))
         binary = self.binary_mode(haystack.explicit)
@@ -420,7 +425,7 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
     use_stdin = not paths and _stdin_is_readable(stdin)
     options = walk_options(args, paths or ([b"-"] if use_stdin else []), out)
     try:
-        walker = Walker(options, cwd=out.cwd)
+        walker = Walker(options, cwd=out.cwd, cache=out.cache)
     except GlobError as err:
         return out.fatal(str(err))
     if args.max_count == 0:

@@ -18,16 +18,22 @@ from __future__ import annotations
 import operator
 import os
 import stat
-from typing import Iterator, Sequence, Union
+from typing import TYPE_CHECKING, Iterator, Sequence, Union
 
 from shellfree._record import Record
 from shellfree.search.errors import GlobError, os_error_text
 from shellfree.search.ignore import IGNORE, NONE, WHITELIST, RuleSet, compile_rules
 from shellfree.search.ignore_files import (
+    LoadedRules,
     global_excludes_path,
     git_exclude_path,
     load_rule_file,
 )
+
+from shellfree.search.tree_cache import DIRECTORY, FILE, OTHER
+
+if TYPE_CHECKING:
+    from shellfree.search.tree_cache import Listing, TreeCache
 
 __all__ = ["WalkOptions", "Haystack", "WalkMessage", "Subtree", "Walker", "join_path"]
 
@@ -209,12 +215,18 @@ class Walker:
         *,
         cwd: str | None = None,
         environ: "dict[str, str] | os._Environ[str] | None" = None,
+        cache: "TreeCache | None" = None,
     ) -> None:
         self.options = options
+        # A long-lived caller's cache of listings and ignore files (tree_cache.py); the
+        # command line has none and keeps the plain scandir loop.
+        self._cache = cache
         # With *cwd*, relative paths are taken relative to it (an in-process caller must not
         # chdir); printed paths stay as typed.
         self._base = os.fsencode(cwd) if cwd is not None else None
         self._cwd = self._base if self._base is not None else os.fsencode(os.getcwd())
+        if cache is not None:
+            self._configuration = _configuration(options, self._cwd)
         environ = os.environ if environ is None else environ
         overrides, errors = compile_rules(
             [g for g, _ in options.globs],
@@ -232,14 +244,14 @@ class Walker:
             path = global_excludes_path(environ)
             if path is not None and os.path.isfile(self._fs(path)):
                 # rg only logs problems with the global file at debug level.
-                self._global = load_rule_file(
+                self._global = self._load_rules(
                     self._fs(path), case_insensitive=options.ignore_file_case_insensitive
                 ).rules or None
         explicit = []
         for path in options.ignore_files:
             # rg: --ignore-file-case-insensitive applies to the discovered ignore files and the
             # global excludes, but not to files named by --ignore-file (regression r1164).
-            loaded = load_rule_file(self._fs(path), report_io_errors=True, display=path)
+            loaded = self._load_rules(self._fs(path), report_io_errors=True, display=path)
             if loaded.message:
                 self._startup_messages.append(WalkMessage(loaded.message, False))
             if loaded.rules:
@@ -285,6 +297,11 @@ class Walker:
         if self._base is None or os.path.isabs(path):
             return path
         return join_path(self._base, path)
+
+    def _load_rules(self, path: bytes, **how) -> "LoadedRules":
+        if self._cache is None:
+            return load_rule_file(path, **how)
+        return self._cache.rules(path, **how)
 
     # -- matching ----------------------------------------------------------------------------
     def _cwd_strip(self, path: bytes) -> bytes:
@@ -350,7 +367,7 @@ class Walker:
             if not present(name):
                 return None
             shown = join_path(directory, name)
-            loaded = load_rule_file(
+            loaded = self._load_rules(
                 self._fs(shown),
                 case_insensitive=opts.ignore_file_case_insensitive,
                 display=shown,
@@ -376,7 +393,7 @@ class Walker:
             is_file = git_type is not None and stat.S_ISREG(git_type)
             exclude_path = git_exclude_path(self._fs(directory), is_file, self._base)
             if exclude_path is not None and os.path.isfile(exclude_path):
-                loaded = load_rule_file(
+                loaded = self._load_rules(
                     exclude_path,
                     case_insensitive=opts.ignore_file_case_insensitive,
                     display=git_exclude_path(directory, is_file) if self._base else None,
@@ -523,6 +540,10 @@ class Walker:
         offset = len(join_path(root, b""))
         parent, messages = self._parent_nodes(root, offset, built_by)
         yield from messages
+        if self._cache is not None and not opts.follow_links:
+            # With --follow every symlink is stat'ed per walk anyway: listings are not cached.
+            yield from self._walk_root_cached(root, offset, parent, strip_dot)
+            return
         try:
             listing = self._list(self._fs(root))
         except OSError as err:
@@ -629,8 +650,115 @@ class Walker:
                 continue
             stack.append((path + b"/", iter(child_listing), child, depth + 1, child_ancestors))
 
+    # -- traversal with a tree cache ---------------------------------------------------------
+    def _walk_root_cached(
+        self, root: bytes, offset: int, parent: _Dir | None, strip_dot: bool
+    ) -> Iterator[WalkEvent]:
+        cache = self._cache
+        assert cache is not None
+        try:
+            listing = cache.listing(self._fs(root), self.options.sort_names)
+        except OSError as err:
+            yield self._io_error(root, err)
+            return
+        node, messages = self._child_node(parent, root, listing.names, offset, b"")
+        yield from messages
+        if self.options.max_depth is not None and self.options.max_depth < 1:
+            return
+        yield from self._walk_dir_cached(root, listing, node, strip_dot)
+
+    def _walk_dir_cached(
+        self, directory: bytes, listing: "Listing", node: _Dir, strip_dot: bool
+    ) -> Iterator[WalkEvent]:
+        """``_walk_dir`` without --follow, over cached listings: which entries of a directory
+        survive the filters depends only on its listing and its ignore chain, so an unchanged
+        directory under unchanged ignore files replays its survivors without a filter test."""
+        cache = self._cache
+        assert cache is not None
+        sort_names = self.options.sort_names
+        max_depth = self.options.max_depth
+        survivors = self._survivors
+        prefix = join_path(directory, b"")
+        stack = [(prefix, iter(survivors(listing, prefix, node, strip_dot)), node, 1)]
+        while stack:
+            prefix, entries, node, depth = stack[-1]
+            item = next(entries, None)
+            if item is None:
+                stack.pop()
+                continue
+            name, kind, haystack = item
+            if haystack is not None:
+                yield haystack
+                continue
+            path = prefix + name
+            if kind is not DIRECTORY:
+                yield self._io_error(path, kind)
+                continue
+            offset = len(path) + 1
+            if max_depth is not None and depth >= max_depth:
+                _, messages = self._child_node(node, path, None, offset, b"")
+                yield from messages
+                continue
+            try:
+                child_listing = cache.listing(self._fs(path), sort_names)
+            except OSError as err:
+                yield self._io_error(path, err)
+                continue
+            child, messages = self._child_node(node, path, child_listing.names, offset, b"")
+            yield from messages
+            child_prefix = path + b"/"
+            kept = survivors(child_listing, child_prefix, child, strip_dot)
+            stack.append((child_prefix, iter(kept), child, depth + 1))
+
+    def _survivors(self, listing: "Listing", prefix: bytes, node: _Dir, strip_dot: bool) -> list:
+        """(name, kind, haystack) of the entries of *listing* the filters keep, in walk order:
+        kind is FILE (with its Haystack, immutable and so shared between runs), DIRECTORY or
+        the OSError reading the entry's type raised. Derived once per listing, walk path,
+        ignore chain and walker configuration."""
+        # Everything _skip reads: the options (globs, hidden), the working directory the
+        # cwd-rooted matchers strip, the walk path and the rule chain; and whether printed
+        # paths drop "./". Rule sets and the configuration come back as the same objects while
+        # nothing changed, so the comparison mostly compares identities.
+        key = (prefix, node.checks, self._configuration, strip_dot)
+        for known, kept in listing.derived:
+            if known == key:
+                return kept
+        skip = self._skip
+        kept = []
+        for name, kind in listing.entries:
+            if kind is OTHER:
+                continue  # a symlink or special file: neither searched nor descended into
+            if kind is not FILE and kind is not DIRECTORY:
+                kept.append((name, kind, None))  # the error, reported where the plain walk does
+                continue
+            path = prefix + name
+            if skip(node, path, name, kind is DIRECTORY):
+                continue
+            if kind is FILE:
+                kept.append((name, kind, Haystack(path[2:] if strip_dot else path, False)))
+            else:
+                kept.append((name, kind, None))
+        # A few configurations per directory (the tools' searches differ in -g globs); the
+        # tuple is replaced whole, so a concurrent walker sees the old or the new one.
+        listing.derived = ((key, kept),) + listing.derived[:3]
+        return kept
+
 
 _entry_name = operator.attrgetter("name")
+
+_CONFIGURATIONS: dict[tuple, tuple] = {}
+
+
+def _configuration(options: WalkOptions, cwd: bytes) -> tuple:
+    """One shared object per distinct (options, cwd), so that equal configurations of two
+    walkers compare by identity in the cached walk's keys."""
+    key = (options, cwd)
+    known = _CONFIGURATIONS.get(key)
+    if known is None:
+        if len(_CONFIGURATIONS) > 256:
+            _CONFIGURATIONS.clear()
+        known = _CONFIGURATIONS.setdefault(key, key)
+    return known
 
 
 def _own(chain: tuple) -> RuleSet | None:

@@ -1,0 +1,103 @@
+"""In-process adapters of shellfree for the speed harness (registered in ``inprocess.py``).
+
+Each adapter keeps its state in this module, so the harness's warm calls reuse it as a
+long-lived agent process would: one :class:`~shellfree.FileTools` or one tree cache per
+working directory.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Sequence
+from typing import Any
+
+_TOOLS: dict[tuple[str, int | None], Any] = {}
+_CACHES: dict[str, Any] = {}
+
+NO_LIMIT = 10**9
+"""search_files' page size and result caps in the benchmark: the whole answer."""
+
+
+def rgcli(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """``shellfree.rgcli.run.run`` in process with one TreeCache (default budget) per *cwd*."""
+    from shellfree.rgcli.run import run
+    from shellfree.search.tree_cache import TreeCache
+
+    cache = _CACHES.get(cwd)
+    if cache is None:
+        cache = _CACHES[cwd] = TreeCache()
+    out, err = io.BytesIO(), io.BytesIO()
+    run([os.fsencode(a) for a in [*args, *paths]], out, err, None, cwd=cwd, cache=cache)
+    return out.getvalue()
+
+
+def rgcli_nocache(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """``shellfree.rgcli.run.run`` in process without a tree cache."""
+    from shellfree.rgcli.run import run
+
+    out, err = io.BytesIO(), io.BytesIO()
+    run([os.fsencode(a) for a in [*args, *paths]], out, err, None, cwd=cwd)
+    return out.getvalue()
+
+
+def search_files(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """``FileTools(root=cwd).search_files(...)``'s JSON, one FileTools kept across calls with the
+    default tree cache."""
+    return _search_files(args, paths, cwd, None)
+
+
+def search_files_1g(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """As :func:`search_files` with a 1 GiB content budget, which holds the whole large tree."""
+    return _search_files(args, paths, cwd, 1 << 30)
+
+
+def search_files_reference(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """The same call on ``FileTools(backend="rg")`` with the reference binary: the JSON the two
+    search_files adapters must return byte for byte."""
+    from benchmarks.speed.reference import locate_reference
+    from shellfree import FileTools
+
+    tools = FileTools(cwd, backend="rg", rg_path=locate_reference().path, tree_cache=False,
+                      **UNCAPPED)
+    return tools.search_files(**query_to_call(args, paths)).encode("utf-8", "surrogateescape")
+
+
+UNCAPPED = {"max_result_chars": NO_LIMIT, "max_result_lines": NO_LIMIT, "max_result_bytes": NO_LIMIT}
+"""Every match in the answer, as rg prints every match: the work compared is the same."""
+
+
+def _search_files(args: Sequence[str], paths: Sequence[str], cwd: str, budget: int | None) -> bytes:
+    from shellfree import FileTools
+
+    key = (cwd, budget)
+    tools = _TOOLS.get(key)
+    if tools is None:
+        tree_cache: Any = True
+        if budget is not None:
+            from shellfree.search.tree_cache import TreeCache
+
+            tree_cache = TreeCache(content_budget=budget)
+        tools = _TOOLS[key] = FileTools(cwd, tree_cache=tree_cache, **UNCAPPED)
+    text = tools.search_files(**query_to_call(args, paths))
+    tools.notify_other_tool_call()  # the harness repeats the query on purpose; no loop warning
+    return text.encode("utf-8", "surrogateescape")
+
+
+def query_to_call(args: Sequence[str], paths: Sequence[str]) -> dict[str, Any]:
+    """The search_files arguments for one of the harness's rg queries. ``-n`` is what
+    search_files always prints; ``-i`` becomes the inline flag ``(?i)``, rg's own spelling of
+    the same search; anything else has no search_files equivalent."""
+    from benchmarks.speed.inprocess import Unsupported
+
+    if len(paths) > 1:
+        raise Unsupported("search_files takes one path")
+    flags = [a for a in args if a.startswith("-")]
+    operands = [a for a in args if not a.startswith("-")]
+    # --files has none: a file search always passes a -g glob, and a -g match lists hidden
+    # and ignored files too, so even pattern "*" is not rg --files.
+    unknown = [f for f in flags if f not in ("-n", "-i")]
+    if unknown or len(operands) != 1:
+        raise Unsupported(f"no search_files equivalent of {' '.join(args)}")
+    pattern = ("(?i)" if "-i" in flags else "") + operands[0]
+    return {"pattern": pattern, "path": paths[0] if paths else ".", "limit": NO_LIMIT}

@@ -1,0 +1,338 @@
+"""A warm cache of one directory tree, shared by the searches of a long-lived caller.
+
+A command-line rg pays for the whole tree on every run: list every directory, compile every
+ignore file, open and read every file. An agent's file tools search the same tree again and
+again, so :class:`TreeCache` keeps three things between runs and revalidates each one before
+every use, so that a run served from the cache prints exactly what a fresh run would:
+
+- **directory listings** (names and entry types), keyed by directory path and validated by the
+  directory's own ``stat``: adding, removing or renaming an entry changes its mtime;
+- **compiled ignore files**, keyed by path and validated by the ignore file's own ``stat``:
+  editing a ``.gitignore`` in place does not touch its directory;
+- **file contents**, within a byte budget, keyed by path and validated by the file's ``stat``.
+
+A ``stat`` signature is (size, mtime, ctime, inode, device, mode); ctime and mode catch a
+permission change, which the mtime does not show and which would make a fresh run fail to read.
+Timestamps are coarse, so two writes within one tick can leave the same signature. The racy
+rule (git's "racily clean" entries) closes that hole: an entry whose mtime or ctime lies within
+:data:`RACY_NS` of the moment it was read is not trusted on its next use and is read again.
+Being wrong costs a re-read; nothing stale is served.
+
+Contents are evicted least-recently-used beyond the budget, except that a run never evicts what
+it has itself used: a search over more bytes than the budget then keeps the files it met first
+(a cyclic scan would otherwise turn plain LRU into a cache that never hits).
+
+Thread-safe: one lock guards the tables; the file system is touched outside it.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import stat as stat_module
+import threading
+import time
+from collections import OrderedDict
+from typing import Callable
+
+from shellfree.search.ignore_files import LoadedRules, load_rule_file
+
+__all__ = [
+    "DEFAULT_CONTENT_BUDGET", "DIRECTORY", "FILE", "OTHER", "RACY_NS", "Listing", "TreeCache",
+    "same_place",
+]
+
+DEFAULT_CONTENT_BUDGET = 64 << 20
+"""Bytes of file contents a cache keeps by default."""
+
+RACY_NS = 2_000_000_000
+"""How close to the moment of reading an mtime or ctime makes an entry untrusted. Two seconds
+covers the coarsest common timestamps (FAT's 2 s) and a kernel clock that lags the wall clock
+by a tick, so it is not measured per file system."""
+
+ENTRY_OVERHEAD = 256
+"""Bytes charged per cached file on top of its length (key, record, table slot), so a tree of
+many tiny files is bounded by the budget too."""
+
+_O_BINARY = getattr(os, "O_BINARY", 0)
+_by_name = operator.itemgetter(0)
+
+
+def _signature(st: os.stat_result) -> tuple:
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev, st.st_mode)
+
+
+def _settled(st: os.stat_result, read_at: int) -> bool:
+    """False when a change right after *read_at* could have left *st*'s timestamps unchanged."""
+    return max(st.st_mtime_ns, st.st_ctime_ns) + RACY_NS <= read_at
+
+
+def same_place(path: bytes) -> bytes:
+    """*path* without ``.`` components and doubled separators: the walker spells a file below
+    an implicit root ``root/./x``, a write names it ``root/x``. ``..`` is kept, since
+    collapsing it is wrong across symlinks. Keys are stored as spelled (normalising every
+    lookup would cost the warm path); only :meth:`TreeCache.forget` compares this way."""
+    path = path.replace(os.sep.encode(), b"/")
+    while b"/./" in path:
+        path = path.replace(b"/./", b"/")
+    while b"//" in path[1:]:
+        path = path[:1] + path[1:].replace(b"//", b"/")
+    if path.endswith(b"/."):
+        path = path[:-1]
+    return path.rstrip(b"/") or path[:1]
+
+
+DIRECTORY = "directory"
+FILE = "file"
+OTHER = "other"
+"""Entry kinds, from the directory entry itself (symlinks not followed): a symlink, FIFO or
+device is OTHER. An entry whose kind could not be read has the OSError instead."""
+
+
+class Listing:
+    """One directory's entries in walk order as (name, kind) pairs, their names, and what
+    walkers derived from them.
+
+    Pairs rather than ``os.DirEntry`` objects: a DirEntry keeps its full path and a cached
+    ``stat`` that would go stale, and building a Python object per entry is a visible share
+    of a cold walk. *derived* is free for the walker: a few (key, value) pairs computed from
+    these entries alone, which live exactly as long as the listing stays valid.
+    """
+
+    __slots__ = ("entries", "names", "signature", "trusted", "derived")
+
+    def __init__(self, entries: list[tuple], signature: tuple, trusted: bool) -> None:
+        self.entries = entries
+        self.names = frozenset([e[0] for e in entries])
+        self.signature = signature
+        self.trusted = trusted
+        self.derived: tuple = ()
+
+
+class _Content:
+    __slots__ = ("data", "signature", "trusted", "generation")
+
+    def __init__(self, data: bytes, signature: tuple, trusted: bool, generation: int) -> None:
+        self.data = data
+        self.signature = signature
+        self.trusted = trusted
+        self.generation = generation
+
+
+class TreeCache:
+    """Listings, ignore rules and (within *content_budget* bytes; 0 disables them) file
+    contents, reused across searches while their ``stat`` says they are unchanged.
+
+    *clock* gives wall-clock nanoseconds, the time base of file timestamps (tests set it).
+    """
+
+    def __init__(
+        self,
+        content_budget: int = DEFAULT_CONTENT_BUDGET,
+        *,
+        clock: Callable[[], int] = time.time_ns,
+    ) -> None:
+        if content_budget < 0:
+            raise ValueError("content_budget must be 0 or more bytes")
+        self.content_budget = content_budget
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._listings: dict[tuple[bytes, bool], Listing] = {}
+        self._rules: dict[tuple, tuple[tuple, bool, LoadedRules]] = {}
+        self._contents: OrderedDict[bytes, _Content] = OrderedDict()
+        self._content_bytes = 0
+        self._generation = 0
+        # The run that found the budget filled by its own reads: its later misses skip _keep.
+        self._full_in = -1
+
+    def __repr__(self) -> str:
+        return (f"TreeCache(content_budget={self.content_budget}, listings={len(self._listings)},"
+                f" contents={len(self._contents)}, content_bytes={self._content_bytes})")
+
+    @property
+    def content_bytes(self) -> int:
+        """What the cached contents are charged against the budget."""
+        return self._content_bytes
+
+    def begin_run(self) -> None:
+        """Mark the start of a search: what it reads may evict what earlier runs used, never
+        what it used itself."""
+        with self._lock:
+            self._generation += 1
+
+    # -- listings -----------------------------------------------------------------------------
+    def listing(self, directory: bytes, sort_names: bool) -> Listing:
+        """The entries of *directory* (sorted by name if *sort_names*); raises OSError as
+        ``os.scandir`` would."""
+        key = (directory, sort_names)
+        try:
+            st = os.stat(directory)
+        except OSError:
+            st = None  # scandir below raises the error the walker reports
+        cached = self._listings.get(key)
+        if cached is not None and st is not None and cached.trusted \
+                and _signature(st) == cached.signature:
+            return cached
+        # Any moment before the listing is read will do: a later change that keeps the mtime
+        # seen above must come within RACY_NS of it, and then the listing is not trusted.
+        read_at = self._clock()
+        trusted = st is not None
+        entries = []
+        with os.scandir(directory) as it:
+            for entry in it:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        kind: object = DIRECTORY
+                    elif entry.is_file(follow_symlinks=False):
+                        kind = FILE
+                    else:
+                        kind = OTHER
+                except OSError as err:
+                    # The type needed a stat, which failed: the walker reports it, and the
+                    # next run looks again.
+                    kind = err
+                    trusted = False
+                entries.append((entry.name, kind))
+        if sort_names:
+            entries.sort(key=_by_name)
+        signature = _signature(st) if st is not None else ()
+        listing = Listing(entries, signature, trusted and _settled(st, read_at))  # type: ignore[arg-type]
+        with self._lock:
+            self._listings[key] = listing
+        return listing
+
+    # -- ignore files -------------------------------------------------------------------------
+    def rules(
+        self,
+        path: bytes,
+        *,
+        case_insensitive: bool = False,
+        report_io_errors: bool = False,
+        display: bytes | None = None,
+    ) -> LoadedRules:
+        """:func:`load_rule_file`'s answer for these arguments, compiled once per version of
+        the file."""
+        key = (path, case_insensitive, report_io_errors, display)
+        try:
+            st = os.stat(path)
+        except OSError:
+            st = None
+        if st is None or not stat_module.S_ISREG(st.st_mode):
+            # Missing or odd: the loader reports it (or not) as rg does; nothing to keep.
+            return load_rule_file(path, case_insensitive=case_insensitive,
+                                  report_io_errors=report_io_errors, display=display)
+        signature = _signature(st)
+        cached = self._rules.get(key)
+        if cached is not None and cached[1] and cached[0] == signature:
+            return cached[2]
+        read_at = self._clock()
+        loaded = load_rule_file(path, case_insensitive=case_insensitive,
+                                report_io_errors=report_io_errors, display=display)
+        # The stat came first: a file changed since carries a newer signature next time.
+        with self._lock:
+            self._rules[key] = (signature, _settled(st, read_at), loaded)
+        return loaded
+
+    # -- contents -----------------------------------------------------------------------------
+    def read(self, path: bytes) -> bytes:
+        """The bytes of the file at *path*, from the cache when its ``stat`` is unchanged (one
+        ``stat``), else read with one ``read`` of its whole size. Raises OSError as opening or
+        reading the file does."""
+        if not self.content_budget:
+            return _read_whole(path)[0]
+        key = path
+        cached = self._contents.get(key)
+        if cached is not None:
+            try:
+                st = os.stat(path)
+            except OSError:
+                st = None
+            if st is not None and cached.trusted and _signature(st) == cached.signature:
+                with self._lock:
+                    cached.generation = self._generation
+                    if key in self._contents:
+                        self._contents.move_to_end(key)
+                return cached.data
+        if cached is None and self._full_in == self._generation:
+            return _read_whole(path)[0]
+        read_at = self._clock()
+        data, st = _read_whole(path)
+        if st is not None:
+            self._keep(key, _Content(data, _signature(st), _settled(st, read_at), 0))
+        return data
+
+    def _keep(self, key: bytes, content: _Content) -> None:
+        cost = len(content.data) + ENTRY_OVERHEAD
+        with self._lock:
+            if cost > self.content_budget:
+                old = self._contents.pop(key, None)
+                if old is not None:
+                    self._content_bytes -= len(old.data) + ENTRY_OVERHEAD
+                return
+            content.generation = self._generation
+            old = self._contents.pop(key, None)
+            if old is not None:
+                self._content_bytes -= len(old.data) + ENTRY_OVERHEAD
+            contents = self._contents
+            while self._content_bytes + cost > self.content_budget:
+                oldest_key = next(iter(contents))
+                oldest = contents[oldest_key]
+                if oldest.generation == self._generation:
+                    # Everything left was used by this run: keep it, skip the newcomer.
+                    self._full_in = self._generation
+                    return
+                del contents[oldest_key]
+                self._content_bytes -= len(oldest.data) + ENTRY_OVERHEAD
+            contents[key] = content
+            self._content_bytes += cost
+
+    # -- invalidation -------------------------------------------------------------------------
+    def forget(self, path: bytes | str) -> None:
+        """Drop what is cached for the file or directory *path* and the listing of its parent
+        (a write through the file tools calls this; validation would catch the change anyway,
+        except within one timestamp tick, where the racy rule re-reads)."""
+        target = same_place(os.fsencode(path))
+        parent = target.rpartition(b"/")[0] or b"/"
+        name = target.rpartition(b"/")[2]
+        # Only keys ending in the same name can be spellings of the file: a cheap first cut.
+        with self._lock:
+            for key in [k for k in self._contents if k.endswith(name)]:
+                if same_place(key) == target:
+                    content = self._contents.pop(key)
+                    self._content_bytes -= len(content.data) + ENTRY_OVERHEAD
+            parent_name = parent.rpartition(b"/")[2]
+            for key in [k for k in self._listings if name in k[0] or parent_name in k[0]]:
+                if same_place(key[0]) in (target, parent):
+                    del self._listings[key]
+            for key in [k for k in self._rules if k[0].endswith(name)]:
+                if same_place(key[0]) == target:
+                    del self._rules[key]
+
+    def clear(self) -> None:
+        """Forget everything."""
+        with self._lock:
+            self._listings.clear()
+            self._rules.clear()
+            self._contents.clear()
+            self._content_bytes = 0
+
+
+def _read_whole(path: bytes) -> tuple[bytes, os.stat_result | None]:
+    """The file's bytes, and its ``fstat`` when it is a regular file read in one piece (the
+    only case worth caching: a file that grew meanwhile, a FIFO or a device is not)."""
+    fd = os.open(path, os.O_RDONLY | _O_BINARY)
+    try:
+        st = os.fstat(fd)
+        size = st.st_size
+        first = os.read(fd, size + 1 if size else 1 << 16)
+        if len(first) == size and stat_module.S_ISREG(st.st_mode):
+            return first, st
+        chunks = [first]
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks), None
+    finally:
+        os.close(fd)
