@@ -120,3 +120,24 @@ def test_parallel_output_equals_serial_output(tmp_path, args, reference_rg):
     rg = run(reference_rg, "-j2")
     assert sorted(parallel.stderr.splitlines()) == sorted(rg.stderr.splitlines())
     assert sorted(parallel.stdout.splitlines()) == sorted(rg.stdout.splitlines())
+
+
+def test_split_walk_opens_a_subtree_that_holds_most_of_the_tree(tmp_path):
+    # One wide directory with most of the files (like ansible-core's test/integration/targets)
+    # must not become a single unit: one worker would do most of the work.
+    for i in range(300):
+        d = tmp_path / "a" / "b" / "c" / "wide" / f"t{i}"
+        d.mkdir(parents=True)
+        (d / "f.txt").write_text("x\n")
+    for i in range(20):
+        d = tmp_path / f"other{i}" / "s"
+        d.mkdir(parents=True)
+        (d / "g.txt").write_text("x\n")
+    args = parse_args([b"x"])
+    out = Invocation(None, None, False, cwd=str(tmp_path))
+    walker = Walker(walk_options(args, [], out), cwd=str(tmp_path))
+    units = split_walk(walker, None, 2)
+    assert units is not None
+    sizes = [sum(1 for _ in _split_then_walk(walker, [u])) for u in units]
+    assert max(sizes) < 100  # the 300 files of wide/ are spread over many units
+    assert list(_split_then_walk(walker, units)) == list(walker.walk(None))

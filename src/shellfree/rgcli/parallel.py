@@ -197,4 +197,30 @@ def split_walk(walker: Walker, roots: Sequence[bytes] | None, workers: int) -> l
         units = deeper
     if estimate < _PARALLEL_MIN_FILES:
         return None
+    return _split_wide(walker, units, estimate, workers)
+
+
+#: How many more subtrees the parent may open to break up wide ones.
+_MAX_WIDE_SPLITS = 64
+
+
+def _split_wide(walker: Walker, units: list, estimate: int, workers: int) -> list:
+    """Open the subtrees whose own listing is a large share of the tree, one level at a time.
+
+    A subtree goes to one worker whole; one that holds most of the tree (ansible-core's
+    test/integration/targets: two thirds of its files, in hundreds of directories) leaves the
+    other workers idle. A listing's length is the only size known before walking it, so the
+    widest directories are the ones opened.
+    """
+    limit = max(64, estimate // (8 * workers))
+    for _ in range(_MAX_WIDE_SPLITS):
+        widest = max(
+            (i for i, u in enumerate(units) if isinstance(u, Subtree)),
+            key=lambda i: len(units[i].listing),
+            default=None,
+        )
+        if widest is None or len(units[widest].listing) <= limit:
+            break
+        unit = units[widest]
+        units[widest : widest + 1] = list(walker.walk_subtree(unit, split_depth=unit.depth))
     return units
