@@ -12,7 +12,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-_TOOLS: dict[tuple[str, int | None], Any] = {}
+_TOOLS: dict[tuple[str, Any], Any] = {}
 _CACHES: dict[str, Any] = {}
 
 NO_LIMIT = 10**9
@@ -50,6 +50,33 @@ def search_files(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
 def search_files_1g(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
     """As :func:`search_files` with a 1 GiB content budget, which holds the whole large tree."""
     return _search_files(args, paths, cwd, 1 << 30)
+
+
+def search_files_page(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """``FileTools(root=cwd).search_files(pattern=..., path=...)`` as an agent calls it: the
+    default page (limit 50) and result caps, default tree cache. The total count still covers
+    every match."""
+    from shellfree import FileTools
+
+    tools = _TOOLS.get((cwd, "page"))
+    if tools is None:
+        tools = _TOOLS[(cwd, "page")] = FileTools(cwd)
+    call = query_to_call(args, paths)
+    del call["limit"]
+    text = tools.search_files(**call)
+    tools.notify_other_tool_call()  # the harness repeats the query on purpose; no loop warning
+    return text.encode("utf-8", "surrogateescape")
+
+
+def search_files_page_reference(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """The same default call on ``FileTools(backend="rg")`` with the reference binary."""
+    from benchmarks.speed.reference import locate_reference
+    from shellfree import FileTools
+
+    tools = FileTools(cwd, backend="rg", rg_path=locate_reference().path, tree_cache=False)
+    call = query_to_call(args, paths)
+    del call["limit"]
+    return tools.search_files(**call).encode("utf-8", "surrogateescape")
 
 
 def search_files_reference(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:

@@ -83,6 +83,13 @@ REGISTRY: tuple[InProcessBench, ...] = (
         reference="benchmarks.speed.adapters:search_files_reference",
     ),
     InProcessBench(
+        "search_files-page",
+        "benchmarks.speed.adapters:search_files_page",
+        "FileTools(root=cwd).search_files(pattern, path) with the defaults an agent gets (first page of "
+        "50, default caps; the total still counts every match); checked against FileTools(backend='rg')",
+        reference="benchmarks.speed.adapters:search_files_page_reference",
+    ),
+    InProcessBench(
         "search_files-1g",
         "benchmarks.speed.adapters:search_files_1g",
         "as search_files with TreeCache(content_budget=1 GiB), which holds all of the large tree",
