@@ -21,6 +21,7 @@ from shellfree.search.searcher import (
     SearchTimeout,
     search_bytes,
 )
+from shellfree.search.tree_cache import read_whole
 from shellfree.search.walk import Haystack, Subtree, WalkMessage, WalkOptions, Walker
 
 __all__ = ["run_search", "NOTHING_SEARCHED"]
@@ -88,23 +89,7 @@ class _Fatal(Exception):
 def _read(path: bytes, is_stdin: bool, stdin: BinaryIO | None) -> bytes:
     if is_stdin:
         return stdin.read() if stdin is not None else b""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
-    try:
-        # One read of the whole file when its size is known (perf-study §5.3); a file that
-        # grew meanwhile, or a FIFO or device, is read to its end in chunks.
-        size = os.fstat(fd).st_size
-        first = os.read(fd, size + 1 if size else 1 << 16)
-        if size and len(first) == size:
-            return first
-        chunks = [first]
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
+    return read_whole(path)[0]
 
 
 def _mode(args: RgArgs) -> str:

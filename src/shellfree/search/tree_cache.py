@@ -239,7 +239,7 @@ class TreeCache:
         ``stat``), else read with one ``read`` of its whole size. Raises OSError as opening or
         reading the file does."""
         if not self.content_budget:
-            return _read_whole(path)[0]
+            return read_whole(path)[0]
         key = path
         cached = self._contents.get(key)
         if cached is not None:
@@ -254,9 +254,9 @@ class TreeCache:
                         self._contents.move_to_end(key)
                 return cached.data
         if cached is None and self._full_in == self._generation:
-            return _read_whole(path)[0]
+            return read_whole(path)[0]
         read_at = self._clock()
-        data, st = _read_whole(path)
+        data, st = read_whole(path)
         if st is not None:
             self._keep(key, _Content(data, _signature(st), _settled(st, read_at), 0))
         return data
@@ -317,9 +317,12 @@ class TreeCache:
             self._content_bytes = 0
 
 
-def _read_whole(path: bytes) -> tuple[bytes, os.stat_result | None]:
+def read_whole(path: bytes) -> tuple[bytes, os.stat_result | None]:
     """The file's bytes, and its ``fstat`` when it is a regular file read in one piece (the
-    only case worth caching: a file that grew meanwhile, a FIFO or a device is not)."""
+    only case worth caching: a file that grew meanwhile, a FIFO or a device is not).
+
+    One read of the whole file when its size is known (perf-study §5.3); anything else is
+    read to its end in chunks. The searcher reads every file through this, cache or not."""
     fd = os.open(path, os.O_RDONLY | _O_BINARY)
     try:
         st = os.fstat(fd)
