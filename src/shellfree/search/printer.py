@@ -61,9 +61,9 @@ class StandardPrinter:
         # which it does on piped output only for --column (and -o, handled per match).
         self._per_match = options.column and not options.invert
         self._terminator = b"\r\n" if options.crlf else b"\n"
-        # Lines that need neither a column, a byte offset nor a --max-columns check are
+        # Lines that need neither a column, a byte offset nor a --max-columns stand-in are
         # printed by a short path in print_file (most searches print only such lines).
-        self._plain = not (options.column or options.byte_offset or options.max_columns)
+        self._plain = not (options.column or options.byte_offset)
         #: Whether the last printed file counted as matching (see print_file).
         self.last_matched = False
         #: Whether the last printed file's output began with a line (not a binary notice).
@@ -84,6 +84,8 @@ class StandardPrinter:
         matched = False
         wrote_line = False
         plain = self._plain
+        # Lines longer than --max-columns take the long path (its omission texts).
+        max_columns = opts.max_columns or 0
         # Only -U reports blocks of several lines as one Line.
         single_lines = not opts.multiline
         if plain:
@@ -115,7 +117,11 @@ class StandardPrinter:
             # lines the regex matches carry spans.
             if opts.only_matching and line.spans and (line.kind == "match" or opts.invert):
                 self._only_matching(out, prefix_path, line)
-            elif plain and (single_lines or line.text.find(b"\n", 0, len(line.text) - 1) < 0):
+            elif (
+                plain
+                and (not max_columns or len(line.text) <= max_columns)
+                and (single_lines or line.text.find(b"\n", 0, len(line.text) - 1) < 0)
+            ):
                 # One line (not a multi-line block): what _line would print, inlined.
                 text = line.text
                 if text[-1:] != b"\n":
