@@ -354,6 +354,8 @@ class _Search:
             return Outcome(searched=True, matched=file_matched)
         starts_with_line = True
         if self.standard is not None:
+            if not result.lines and result.binary_offset is None:
+                return _SEARCHED_NOTHING  # most files of a tree: nothing to print
             chunk = self.standard.print_file(shown, result)
             # The printer stops at binary data in "convert" mode; if it stopped before any
             # match, rg reports the file as not matching.
