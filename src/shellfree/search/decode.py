@@ -10,7 +10,7 @@ back to exactly the original byte.
 
 from __future__ import annotations
 
-__all__ = ["search_stream", "to_text", "to_bytes"]
+__all__ = ["search_stream", "to_text", "to_bytes", "ByteOffsets"]
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 _UTF16LE_BOM = b"\xff\xfe"
@@ -37,3 +37,30 @@ def to_text(stream: bytes) -> str:
 def to_bytes(text: str) -> bytes:
     """The exact bytes a piece of :func:`to_text` output came from."""
     return text.encode("utf-8", "surrogateescape")
+
+
+class ByteOffsets:
+    """Character index in a :func:`to_text` text → byte offset in the stream it came from.
+
+    A cursor: each call encodes only the characters between the previous index and this one,
+    so positions asked in (roughly) increasing order cost one pass over the text in all. An
+    ASCII text needs no counting.
+    """
+
+    __slots__ = ("text", "ascii", "char", "byte")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.ascii = text.isascii()  # O(1) for a str
+        self.char = 0
+        self.byte = 0
+
+    def of(self, index: int) -> int:
+        if self.ascii:
+            return index
+        if index >= self.char:
+            self.byte += len(to_bytes(self.text[self.char : index]))
+        else:
+            self.byte -= len(to_bytes(self.text[index : self.char]))
+        self.char = index
+        return self.byte

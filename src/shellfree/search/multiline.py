@@ -28,7 +28,7 @@ The rules, each measured against rg 15.1:
 
 from __future__ import annotations
 
-from shellfree.search.decode import search_stream, to_bytes, to_text
+from shellfree.search.decode import ByteOffsets, search_stream, to_bytes, to_text
 from shellfree.search.searcher import (
     _FILL,
     BINARY_NONE,
@@ -44,26 +44,6 @@ __all__ = ["search_multiline"]
 
 # rg's printer lets the regex look this many bytes past a block when it re-finds its matches.
 _LOOK_AHEAD = 128
-
-
-class _Positions:
-    """Character index → byte offset in a decoded text, cheap for nearby positions."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.ascii = text.isascii()
-        self.char = 0
-        self.byte = 0
-
-    def byte_of(self, pos: int) -> int:
-        if self.ascii:
-            return pos
-        if pos >= self.char:
-            self.byte += len(to_bytes(self.text[self.char : pos]))
-        else:
-            self.byte -= len(to_bytes(self.text[pos : self.char]))
-        self.char = pos
-        return self.byte
 
 
 def search_multiline(data: bytes, matcher: MatcherLike, config: SearchConfig) -> FileResult:
@@ -104,7 +84,7 @@ class _MultiLine:
         self.end = len(buf)
         self.text = to_text(buf)
         self.tend = len(self.text)
-        self.positions = _Positions(self.text)
+        self.positions = ByteOffsets(self.text)
         self.matcher = matcher
         self.regex = getattr(matcher, "slice_regex", None) or matcher.regex
         self.lines = _Lines(buf, self.end, matcher, config.timeout, config.crlf)
@@ -132,7 +112,7 @@ class _MultiLine:
             going = self._blocks()
         if going:
             self._after_context(self.end)
-        pos = self.pos_set if self.pos_set is not None else self.positions.byte_of(self.pos_char)
+        pos = self.pos_set if self.pos_set is not None else self.positions.of(self.pos_char)
         offset = self.result.binary_offset
         self.result.bytes_searched = offset if offset is not None and offset < pos else pos
 
@@ -208,8 +188,8 @@ class _MultiLine:
         return True
 
     def _block(self, block: tuple[int, int]) -> bool:
-        start = self.positions.byte_of(block[0])
-        end = self.positions.byte_of(block[1])
+        start = self.positions.of(block[0])
+        end = self.positions.of(block[1])
         if not self._context_before(start):
             return False
         if start == end:
@@ -219,13 +199,13 @@ class _MultiLine:
 
     def _inverted_step(self) -> bool:
         span = self._find()
-        start = self.positions.byte_of(self.pos_char)
+        start = self.positions.of(self.pos_char)
         if span is None:
             self.pos_char = self.tend
             end = self.end
         else:
             line = self._locate(*span)
-            end = self.positions.byte_of(line[0])
+            end = self.positions.of(line[0])
             self._advance(*line)
         if start >= end:
             return True

@@ -30,6 +30,7 @@ from typing import Iterator, Optional, Sequence
 import regex
 
 from shellfree._record import Record
+from shellfree.search.decode import ByteOffsets
 from shellfree.search import regex_syntax as S
 from shellfree.search import regex_translate as T
 from shellfree.search.errors import PatternError
@@ -123,16 +124,7 @@ class CompiledPattern(Record):
             for start, end, _ in self._iter_matches(text, pos, endpos, timeout):
                 yield (start, end)
             return
-        char = byte = 0  # a cursor: matches come in order, so offsets are counted once
-
-        def at(index: int) -> int:
-            nonlocal char, byte
-            if index < char:
-                return len(text[:index].encode("utf-8", "surrogateescape"))
-            byte += len(text[char:index].encode("utf-8", "surrogateescape"))
-            char = index
-            return byte
-
+        at = ByteOffsets(text).of  # matches come in order, so offsets are counted once
         for start, end, inner in self._iter_matches(text, pos, endpos, timeout):
             if inner:
                 yield (at(start) + inner, at(start) + inner)

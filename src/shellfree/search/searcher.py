@@ -18,7 +18,7 @@ import re
 from typing import Iterator, Protocol
 
 from shellfree._record import Record
-from shellfree.search.decode import search_stream, to_bytes, to_text
+from shellfree.search.decode import ByteOffsets, search_stream, to_bytes, to_text
 
 __all__ = [
     "BINARY_QUIT",
@@ -245,25 +245,6 @@ def _fill_of(
     return _Fill(size, size, size)
 
 
-class _Offsets:
-    """Character positions in a decoded text → byte offsets, for positions asked in order."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.ascii = text.isascii()  # O(1) for an ASCII str
-        self.char = 0
-        self.byte = 0
-
-    def at(self, pos: int) -> int:
-        if self.ascii:
-            return pos
-        if pos < self.char:
-            return len(to_bytes(self.text[:pos]))
-        self.byte += len(to_bytes(self.text[self.char : pos]))
-        self.char = pos
-        return self.byte
-
-
 # A pattern with at most this many unbounded repetitions backtracks at most polynomially; on a
 # line of at most _SHORT_LINE characters a regex call then needs no time budget, and skipping the
 # budget matters: the regex module's timeout costs ~8 µs per call (it reads the CPU clock).
@@ -482,7 +463,7 @@ class _Lines:
         buf, end = self.buf, self.end
         text = to_text(buf[:end])
         tend = len(text)
-        offsets = _Offsets(text)
+        offsets = ByteOffsets(text)
         re_regex = getattr(self.matcher, "re_regex", None)
         if re_regex is not None:
             # A pattern re runs faster and can run without a time budget (pattern.py).
@@ -502,7 +483,7 @@ class _Lines:
             cls = text.rfind("\n", 0, s) + 1
             cle = text.find("\n", s, tend)
             cle = tend if cle < 0 else cle
-            ls = offsets.at(cls)
+            ls = offsets.of(cls)
             stop = buf.find(b"\n", ls, end)
             yield ls, (end if stop < 0 else stop)
             pos = cle + 1
@@ -511,7 +492,7 @@ class _Lines:
             # with UTF-8 continuation bytes notices (see _stray_lead). Such a line is decided
             # on its own; if it does not match, scanning resumes after it.
             while pos < tend and "\udc80" <= text[pos] <= "\udcbf":
-                ls = offsets.at(pos)
+                ls = offsets.of(pos)
                 stop = buf.find(b"\n", ls, end)
                 le = end if stop < 0 else stop
                 nxt = text.find("\n", pos, tend)

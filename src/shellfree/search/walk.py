@@ -21,8 +21,8 @@ import stat
 from typing import TYPE_CHECKING, Iterator, Sequence, Union
 
 from shellfree._record import Record
-from shellfree.search.errors import GlobError, os_error_text
-from shellfree.search.ignore import IGNORE, NONE, WHITELIST, RuleSet, compile_rules
+from shellfree.search.errors import os_error_text
+from shellfree.search.ignore import IGNORE, WHITELIST, RuleSet, compile_rules
 from shellfree.search.ignore_files import (
     LoadedRules,
     global_excludes_path,
