@@ -81,6 +81,12 @@ class StandardPrinter:
         # a context line stops the file silently.
         stop_at = result.binary_after_index
         binary_offset = result.binary_offset
+        if result.binary_in_printed_lines and stop_at is None:
+            # A memory-mapped file: binary data is seen in the first line about to be printed
+            # that holds a NUL.
+            found = result.first_nul_in_lines()
+            if found is not None:
+                stop_at, binary_offset = found
         matched = False
         wrote_line = False
         plain = self._plain
@@ -102,10 +108,6 @@ class StandardPrinter:
                 if opts.context_separator is not None:
                     out.append(opts.context_separator + self._terminator)
                 continue
-            if result.binary_in_printed_lines and stop_at is None and b"\0" in line.text:
-                # A memory-mapped file: binary data is seen in the line about to be printed.
-                stop_at = index
-                binary_offset = line.offset + line.text.index(b"\0")
             if stop_at is not None and index >= stop_at:
                 matched = matched or line.kind == "match"
                 break
