@@ -267,6 +267,7 @@ class _Prepared(Record):
     budget_short: bool
     exact: bool  # every occurrence of a literal is a match
     folded: object  # a byte regex that finds candidate lines of a case-insensitive pattern
+    re_regex: object  # the pattern on ``re``, for scans, when re and rg agree on it
 
 
 _PREPARED: dict[int, tuple[MatcherLike, _Prepared]] = {}
@@ -284,6 +285,7 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
         budget_short=_needs_budget_on_short_lines(getattr(matcher, "source", "")),
         exact=bool(literals) and getattr(matcher, "exact_literals", False),
         folded=None if literals else getattr(matcher, "folded_prefilter", None),
+        re_regex=getattr(matcher, "re_regex", None),
     )
     if len(_PREPARED) > 64:
         _PREPARED.clear()
@@ -321,6 +323,7 @@ class _Lines:
         self.crlf_strip = prepared.crlf_strip
         self.exact = prepared.exact
         self.folded = prepared.folded
+        self.re_regex = prepared.re_regex
 
     def line_text(self, ls: int, le: int) -> str:
         if self.crlf_strip:
@@ -464,7 +467,7 @@ class _Lines:
         text = to_text(buf[:end])
         tend = len(text)
         offsets = ByteOffsets(text)
-        re_regex = getattr(self.matcher, "re_regex", None)
+        re_regex = self.re_regex
         if re_regex is not None:
             # A pattern re runs faster and can run without a time budget (pattern.py).
             def search(text, pos, end, timeout=None, _search=re_regex.search):
