@@ -23,9 +23,9 @@ import struct
 import traceback
 from typing import Callable, Iterator, Sequence, TypeVar
 
-from shellfree.search.walk import Subtree, Walker
+from shellfree.search.walk import Haystack, Subtree, WalkMessage, Walker
 
-__all__ = ["map_in_workers", "split_walk"]
+__all__ = ["map_in_workers", "split_walk", "walk_in_workers"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -169,6 +169,27 @@ def _collect(pipes: dict[int, int], count: int) -> Iterator:
 _PARALLEL_MIN_FILES = 256
 #: How deep the parent walks before it hands subtrees to the workers, at most.
 _MAX_SPLIT_DEPTH = 4
+
+
+def walk_in_workers(
+    walker: Walker, roots: Sequence[bytes] | None, workers: int, on_file: Callable[[Haystack], R]
+) -> Iterator[R | WalkMessage] | None:
+    """The walk of *roots* with ``on_file`` applied to every file in *workers* forked workers,
+    in walk order: ``on_file(haystack)`` for each file, the walk's messages as they are. None
+    when the tree is too small to fork for (the caller then walks serially)."""
+    units = split_walk(walker, roots, workers)
+    if units is None:
+        return None
+
+    def work(unit) -> list:
+        if isinstance(unit, Subtree):
+            return [
+                event if isinstance(event, WalkMessage) else on_file(event)
+                for event in walker.walk_subtree(unit)
+            ]
+        return [unit if isinstance(unit, WalkMessage) else on_file(unit)]
+
+    return map_in_workers(units, work, workers, [isinstance(unit, Subtree) for unit in units])
 
 
 def split_walk(walker: Walker, roots: Sequence[bytes] | None, workers: int) -> list | None:

@@ -160,27 +160,15 @@ def worker_count(args: RgArgs, paths: list[bytes], use_stdin: bool, out: Invocat
 
 def _walk_in_workers(walker: Walker, paths: list[bytes], workers: int) -> Iterable | None:
     """The walk's events, with the subtrees below the top walked by forked workers (which
-    send back bare paths: a walked file is never explicit). None for a small tree."""
-    from shellfree.rgcli.parallel import map_in_workers, split_walk
-    from shellfree.search.walk import Subtree
+    send back bare paths for walked files). None for a small tree."""
+    from shellfree.rgcli.parallel import walk_in_workers
 
-    units = split_walk(walker, paths or None, workers)
-    if units is None:
-        return None
-
-    def work(unit) -> list:
-        if isinstance(unit, Subtree):
-            return [
-                event.path if isinstance(event, Haystack) else event
-                for event in walker.walk_subtree(unit)
-            ]
-        return [unit]
-
-    heavy = [isinstance(unit, Subtree) for unit in units]
-    return (
-        Haystack(event, False) if isinstance(event, bytes) else event
-        for event in map_in_workers(units, work, workers, heavy)
+    events = walk_in_workers(
+        walker, paths or None, workers, lambda h: h if h.explicit else h.path
     )
+    if events is None:
+        return None
+    return (Haystack(event, False) if isinstance(event, bytes) else event for event in events)
 
 
 def _run_files(args: RgArgs, out: Invocation) -> int:

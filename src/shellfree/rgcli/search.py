@@ -22,7 +22,7 @@ from shellfree.search.searcher import (
     search_bytes,
 )
 from shellfree.search.tree_cache import read_whole
-from shellfree.search.walk import Haystack, Subtree, WalkMessage, WalkOptions, Walker
+from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
 
 __all__ = ["run_search", "NOTHING_SEARCHED"]
 
@@ -426,24 +426,14 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
     roots = paths if paths else ([b"-"] if use_stdin else None)
     workers = worker_count(args, paths, use_stdin, out)
     if workers > 1:
-        from shellfree.rgcli.parallel import map_in_workers, split_walk
+        from shellfree.rgcli.parallel import walk_in_workers
 
-        units = split_walk(walker, roots, workers)
-        if units is not None:
-            def work(unit) -> list:
-                if isinstance(unit, Subtree):
-                    return [
-                        event if isinstance(event, WalkMessage)
-                        else _compact(command.evaluate(event, matcher, None))
-                        for event in walker.walk_subtree(unit)
-                    ]
-                if isinstance(unit, WalkMessage):
-                    return [unit]
-                return [_compact(command.evaluate(unit, matcher, None))]
-
-            out.stdout.flush()  # nothing buffered may be duplicated into the workers
-            heavy = [isinstance(unit, Subtree) for unit in units]
-            for result in map_in_workers(units, work, workers, heavy):
+        out.stdout.flush()  # nothing buffered may be duplicated into the workers
+        results = walk_in_workers(
+            walker, roots, workers, lambda h: _compact(command.evaluate(h, matcher, None))
+        )
+        if results is not None:
+            for result in results:
                 if isinstance(result, WalkMessage):
                     out.message(result.text, error=result.is_error)
                 else:
