@@ -452,5 +452,8 @@ _SEARCHED_NOTHING = Outcome(searched=True)
 
 def _compact(outcome: Outcome) -> Outcome | None:
     # Most files of a tree match nothing; None pickles to one byte on the way back from a
-    # worker, a dataclass to about eighty.
-    return None if outcome == _SEARCHED_NOTHING else outcome
+    # worker, an Outcome to about eighty. Identity first: evaluate returns the shared
+    # instance for most of them, and comparing fields costs a tuple per file.
+    if outcome is _SEARCHED_NOTHING or outcome == _SEARCHED_NOTHING:
+        return None
+    return outcome
