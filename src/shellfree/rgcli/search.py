@@ -228,7 +228,9 @@ class _Search:
             from shellfree.search.json_printer import JsonPrinter  # json is loaded only here
 
             # rg turns line numbers on for JSON unless -N was given.
-            self.json = JsonPrinter(line_number=args.line_number is not False)
+            self.json = JsonPrinter(
+                line_number=args.line_number is not False, quiet=args.quiet, invert=args.invert
+            )
         else:
             self.summary = SummaryPrinter(self.mode, options)
         # rg memory-maps explicit files when every path argument is a file and there are at
@@ -323,16 +325,7 @@ class _Search:
             )
         if self.json is not None:
             elapsed = time.perf_counter() - file_started
-            stats = self.json.stats
-            lines_before = stats.matched_lines
             chunk = self.json.print_file(shown, result, elapsed)
-            if args.quiet:
-                # rg -q --json prints only the summary, counting no printed bytes; its
-                # statistics then come from the searcher, for which an inverted line is a match.
-                chunk = b""
-                stats.bytes_printed = 0
-                if args.invert:
-                    stats.matches += stats.matched_lines - lines_before
             return Outcome(searched=True, matched=result.has_match, json=chunk)
         walked_binary = binary == BINARY_QUIT and (
             result.binary_offset is not None

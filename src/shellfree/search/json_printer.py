@@ -50,10 +50,17 @@ class JsonStats(Record, mutable=True):
 
 
 class JsonPrinter:
-    """Writes one file's messages; ``summary`` writes the final line."""
+    """Writes one file's messages; ``summary`` writes the final line.
 
-    def __init__(self, line_number: bool = True) -> None:
+    *quiet* (rg ``--json -q``): no per-file messages, only the statistics for the summary,
+    which then come from rg's searcher rather than its printer: nothing counts as printed, and
+    under *invert* every selected line counts as a match.
+    """
+
+    def __init__(self, line_number: bool = True, quiet: bool = False, invert: bool = False) -> None:
         self.line_number = line_number
+        self.quiet = quiet
+        self.invert = invert
         self.stats = JsonStats()
 
     def print_file(self, path: bytes, result: FileResult, elapsed: float) -> bytes:
@@ -80,6 +87,13 @@ class JsonPrinter:
         if not result.lines:
             return b""
         stats.searches_with_match += result.has_match
+        if self.quiet:
+            for line in lines:
+                if line is not None and line.kind == "match":
+                    counted = _line_count(line.text)
+                    stats.matched_lines += counted
+                    stats.matches += counted if self.invert else len(line.spans)
+            return b""
         path_data = _data(path)
         out = [_dumps({"type": "begin", "data": {"path": path_data}}) + b"\n"]
         matched_lines = 0
@@ -91,8 +105,7 @@ class JsonPrinter:
                 {"match": _data(line.text[s:e]), "start": s, "end": e} for s, e in line.spans
             ]
             if line.kind == "match":
-                # A multi-line block counts each of its lines.
-                matched_lines += line.text.count(b"\n") + (not line.text.endswith(b"\n"))
+                matched_lines += _line_count(line.text)
                 matches += len(submatches)
             message = {
                 "type": line.kind,
@@ -146,3 +159,8 @@ class JsonPrinter:
             "type": "summary",
         }
         return _dumps(message) + b"\n"
+
+
+def _line_count(text: bytes) -> int:
+    # A multi-line block counts each of its lines.
+    return text.count(b"\n") + (not text.endswith(b"\n"))
