@@ -158,6 +158,17 @@ def worker_count(args: RgArgs, paths: list[bytes], use_stdin: bool, out: Invocat
     return max(1, threads)
 
 
+def file_split_workers(args: RgArgs, out: Invocation) -> int:
+    """How many forked workers may split one large file between them: as for a tree, but
+    the order of one file's lines never depends on --sort, and -q/--json keep it serial."""
+    if not out.may_fork or not hasattr(os, "fork") or sys.platform in ("darwin", "win32"):
+        return 1
+    if args.quiet or args.mode == "json":
+        return 1
+    threads = args.threads or min(os.cpu_count() or 1, 12)
+    return max(1, threads)
+
+
 def _walk_in_workers(walker: Walker, paths: list[bytes], workers: int) -> Iterable | None:
     """The walk's events, with the subtrees below the top walked by forked workers (which
     send back bare paths for walked files). None for a small tree."""

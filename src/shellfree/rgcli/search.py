@@ -10,13 +10,20 @@ from typing import BinaryIO
 
 from shellfree._record import replace
 from shellfree.rgcli.flags import RgArgs
-from shellfree.rgcli.run import Invocation, is_one_file, walk_options, worker_count
+from shellfree.rgcli.run import (
+    Invocation,
+    file_split_workers,
+    is_one_file,
+    walk_options,
+    worker_count,
+)
 from shellfree.search.errors import GlobError, os_error_text
 from shellfree.search.printer import PrintOptions, StandardPrinter, SummaryPrinter
 from shellfree.search.searcher import (
     BINARY_CONVERT,
     BINARY_NONE,
     BINARY_QUIT,
+    FileResult,
     SearchConfig,
     SearchTimeout,
     search_bytes,
@@ -360,6 +367,25 @@ class _Search:
             searched=True, matched=file_matched, chunk=chunk, starts_with_line=starts_with_line
         )
 
+    def evaluate_split(self, path_arg: bytes, matcher, workers: int) -> Outcome | None:
+        """The outcome of one explicit large file searched in ranges by forked workers
+        (:mod:`shellfree.rgcli.split_file`), or None when it is searched serially."""
+        from shellfree.rgcli.split_file import search_split
+
+        config = self._config(self.binary_mode(True), self.mmap)
+        found = search_split(
+            self, matcher, config, self.out.fs(path_arg), path_arg, workers, self.skip_identity
+        )
+        if found is None:
+            return None
+        matched, chunk, matched_lines, matches = found
+        if self.summary is not None:
+            counts = FileResult()
+            counts.matched_lines, counts.matches = matched_lines, matches
+            chunk = self.summary.print_file(path_arg, counts)
+            matched = counts.has_match
+        return Outcome(searched=True, matched=matched, chunk=chunk)
+
     def emit(self, outcome: Outcome) -> bool:
         """Write one file's outcome; returns False when the whole search should stop (-q)."""
         out, args = self.out, self.args
@@ -432,6 +458,14 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
                 else:
                     command.emit(_SEARCHED_NOTHING if result is None else result)
             return command.finish(implicit_root=not paths and not use_stdin)
+    if len(paths) == 1 and paths[0] != b"-" and not use_stdin:
+        split_workers = file_split_workers(args, out)
+        if split_workers > 1:
+            out.stdout.flush()  # nothing buffered may be duplicated into the workers
+            outcome = command.evaluate_split(paths[0], matcher, split_workers)
+            if outcome is not None:
+                command.emit(outcome)
+                return command.finish(implicit_root=False)
     for event in walker.walk(roots):
         if isinstance(event, WalkMessage):
             out.message(event.text, error=event.is_error)

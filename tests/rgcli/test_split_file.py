@@ -1,0 +1,193 @@
+"""Tests for rgcli/split_file.py: one large file searched in ranges by forked workers prints
+exactly what rg prints for it, and whatever cannot be split goes back to the serial search."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import subprocess
+
+import pytest
+
+import shellfree.rgcli.split_file as split_file
+from shellfree.rgcli.run import run
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+
+def _content(seed: int, lines: int = 3000) -> bytes:
+    """Lines of the kinds a range boundary could mishandle: empty ones, CRLF endings, invalid
+    UTF-8, non-ASCII words, long lines, and no newline at the very end."""
+    rng = random.Random(seed)
+    words = ["return", "needle", "Needle", "naïve", "ΣΊΣΥΦΟΣ", "foo_bar", "x", "TODO", "\xff\xfe"]
+    out = []
+    for i in range(lines):
+        kind = rng.random()
+        if kind < 0.08:
+            line = b""
+        elif kind < 0.1:
+            line = b"a" * rng.randrange(100, 400) + b" needle"
+        else:
+            parts = [rng.choice(words) for _ in range(rng.randrange(1, 8))]
+            line = " ".join(parts).encode("utf-8", "surrogateescape")
+            if "\xff\xfe" in parts:
+                line += b"\xff\x80 needle"
+        out.append(line + (b"\r\n" if i % 7 == 0 else b"\n"))
+    return b"".join(out)[:-1]
+
+
+@pytest.fixture
+def small_split(monkeypatch):
+    """Split files of any size, and record whether each search was split."""
+    monkeypatch.setattr(split_file, "SPLIT_MIN_BYTES", 1)
+    calls: list[bool] = []
+    original = split_file.search_split
+
+    def recording(*args, **kwargs):
+        found = original(*args, **kwargs)
+        calls.append(found is not None)
+        return found
+
+    monkeypatch.setattr(split_file, "search_split", recording)
+    return calls
+
+
+def _shellfree(args: list[str], cwd) -> tuple[bytes, bytes, int]:
+    out, err = io.BytesIO(), io.BytesIO()
+    status = run([os.fsencode(a) for a in args], out, err, None, cwd=str(cwd), may_fork=True)
+    return out.getvalue(), err.getvalue(), status
+
+
+def _rg(binary: str, args: list[str], cwd) -> tuple[bytes, bytes, int]:
+    proc = subprocess.run([binary, *args], cwd=cwd, stdin=subprocess.DEVNULL,
+                          capture_output=True, check=False)
+    return proc.stdout, proc.stderr, proc.returncode
+
+
+SPLIT_CASES = [
+    ["-n", "needle"],
+    ["-n", "-i", "needle"],
+    ["-n", "-w", "x"],
+    ["-n", "-x", "x"],
+    ["-n", "^return"],
+    ["-n", "needle$"],
+    ["-n", r"\Areturn"],
+    ["-n", r"\bfoo_\w+"],
+    ["-n", "-v", "needle"],
+    ["-n", "-v", "-c", "needle"],
+    ["-o", "-b", r"n\w+"],
+    ["-n", "--column", "TODO|needle"],
+    ["-c", "return"],
+    ["--count-matches", "return"],
+    ["-n", "-M", "30", "needle"],
+    ["-n", "--max-columns-preview", "-M", "30", "needle"],
+    ["-o", "-n", "Σ\\w*"],
+    ["-n", "--crlf", "needle$"],
+    ["-n", "-H", "--null", "TODO"],
+    ["-n", ""],
+    ["-n", "-e", "naïve", "-e", "TODO"],
+    ["-n", "-F", "a.b"],
+    ["-N", "needle"],
+    ["-n", "-a", "needle"],
+]
+
+
+@pytest.mark.parametrize("threads", ["-j2", "-j3"])
+@pytest.mark.parametrize("args", SPLIT_CASES, ids=lambda a: " ".join(a))
+def test_split_search_prints_what_rg_prints(tmp_path, small_split, reference_rg, args, threads):
+    (tmp_path / "big.txt").write_bytes(_content(seed=len(args)))
+    command = [threads, *args, "big.txt"]
+    ours = _shellfree(command, tmp_path)
+    assert small_split == [True]  # the file really was split
+    assert ours == _rg(reference_rg, command, tmp_path)
+
+
+def test_ranges_end_just_after_newlines_and_cover_the_file(tmp_path):
+    data = _content(seed=3)
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        for parts in (2, 3, 7):
+            ranges = split_file.split_ranges(fd, len(data), parts)
+            assert ranges is not None and len(ranges) == parts
+            assert ranges[0][0] == 0 and ranges[-1][1] == len(data)
+            for (_, end), (start, _) in zip(ranges, ranges[1:]):
+                assert end == start and data[start - 1 : start] == b"\n"
+    finally:
+        os.close(fd)
+
+
+def test_a_line_longer_than_the_cut_window_keeps_the_file_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr(split_file, "_CUT_WINDOW", 64)
+    path = tmp_path / "f"
+    path.write_bytes(b"short\n" + b"y" * 1000 + b"\nshort\n")
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        assert split_file.split_ranges(fd, os.fstat(fd).st_size, 2) is None
+    finally:
+        os.close(fd)
+
+
+@pytest.mark.parametrize(
+    "content, args",
+    [
+        # A NUL past the first range makes the whole file binary: rg's notice, not lines.
+        (_content(seed=5) + b"\nbin\0ary needle\n" + _content(seed=6), ["-n", "needle"]),
+        # Byte-order marks: the serial search decodes UTF-16 and strips UTF-8's.
+        (b"\xef\xbb\xbf" + _content(seed=7), ["-n", "needle"]),
+        ("needle\n".encode("utf-16") * 500, ["-n", "needle"]),
+        # Output that ties lines together.
+        (_content(seed=8), ["-n", "-C1", "needle"]),
+        (_content(seed=8), ["-n", "-m", "3", "needle"]),
+        (_content(seed=8), ["-n", "-U", "needle\\nreturn"]),
+        (_content(seed=8), ["-l", "needle"]),
+        (_content(seed=8), ["-q", "needle"]),
+        (_content(seed=8), ["--json", "needle"]),
+        (_content(seed=8), ["-j1", "-n", "needle"]),
+    ],
+    ids=["late-nul", "utf8-bom", "utf16-bom", "context", "max-count", "multiline", "files",
+         "quiet", "json", "one-thread"],
+)
+def test_what_cannot_be_split_is_searched_serially(tmp_path, small_split, reference_rg,
+                                                  content, args):
+    (tmp_path / "big.txt").write_bytes(content)
+    command = [*args, "big.txt"]
+    ours = _shellfree(command, tmp_path)
+    assert not any(small_split)
+    if "--json" in args:  # its elapsed times differ from run to run
+        assert ours[2] == _rg(reference_rg, command, tmp_path)[2]
+    else:
+        assert ours == _rg(reference_rg, command, tmp_path)
+
+
+def test_a_worker_that_finds_binary_data_sends_the_file_back(tmp_path, monkeypatch):
+    # The NUL lies in the last range, found only by a forked worker.
+    monkeypatch.setattr(split_file, "SPLIT_MIN_BYTES", 1)
+    data = _content(seed=9) + b"\nlast needle\0\n"
+    (tmp_path / "big.txt").write_bytes(data)
+    fd = os.open(tmp_path / "big.txt", os.O_RDONLY)
+    try:
+        assert split_file.split_ranges(fd, len(data), 2) is not None
+    finally:
+        os.close(fd)
+    out, err, status = _shellfree(["-j2", "-n", "needle", "big.txt"], tmp_path)
+    serial = _shellfree(["-j1", "-n", "needle", "big.txt"], tmp_path)
+    assert (out, err, status) == serial
+    assert b"binary file matches" in out
+
+
+def test_fifo_and_missing_files_are_left_to_the_serial_search(tmp_path, small_split):
+    out, err, status = _shellfree(["-j2", "needle", "missing.txt"], tmp_path)
+    assert status == 2 and b"missing.txt" in err
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "fifo")
+        # Opening a FIFO for reading would block without a writer: the split must stat first.
+        writer = subprocess.Popen(
+            ["sh", "-c", "printf 'a needle\\n' > fifo"], cwd=tmp_path
+        )
+        out, err, status = _shellfree(["-j2", "needle", "fifo"], tmp_path)
+        writer.wait(timeout=10)
+        assert (out, status) == (b"a needle\n", 0)
+    assert not any(small_split)
