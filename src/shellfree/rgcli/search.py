@@ -18,6 +18,7 @@ from shellfree.rgcli.run import (
     worker_count,
 )
 from shellfree.search.errors import GlobError, os_error_text
+from shellfree.search.plain_literal import plain_literal_lines
 from shellfree.search.printer import PrintOptions, StandardPrinter, SummaryPrinter
 from shellfree.search.searcher import (
     BINARY_CONVERT,
@@ -26,6 +27,8 @@ from shellfree.search.searcher import (
     FileResult,
     SearchConfig,
     SearchTimeout,
+    absence_test,
+    exact_literals,
     search_bytes,
 )
 from shellfree.search.tree_cache import read_whole
@@ -179,6 +182,7 @@ class Outcome:
 
 
 _SKIPPED = Outcome()
+_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
 
 class _Search:
@@ -274,6 +278,21 @@ class _Search:
         self.skip_identity = _stdout_identity(out.stdout)
         # Forked workers would fill copies of the cache that die with them.
         self.contents = out.cache if not out.may_fork else None
+        # Modes where a file without a match prints nothing and counts for nothing (not -L,
+        # not --json's statistics, not --include-zero's zero counts, not -v's other lines).
+        self.absence_proves_nothing = not args.invert and (
+            self.mode in ("standard", "files_with_matches")
+            or (self.mode in ("count", "count_matches") and not args.include_zero)
+        )
+        self._absence: tuple[object, object] | None = None
+        # The fused literal search (search/plain_literal.py) needs a search whose lines are
+        # independent and all printed; the printer has its own conditions (plain_match_lead).
+        self.plain_search = (
+            self.standard is not None
+            and not (before or after or args.invert or args.max_count is not None)
+            and not self.config.stop_at_first
+        )
+        self._plain_literals: tuple[object, object] | None = None
         self.matched_any = False
         self.searched_any = False
         self.printed_before = False
@@ -317,6 +336,16 @@ class _Search:
                 data = _read(path, is_stdin, stdin)
         except OSError as err:
             return Outcome(errors=(f"{os.fsdecode(shown)}: {os_error_text(err)}",))
+        if self.absence_proves_nothing:
+            if self._absence is None or self._absence[0] is not matcher:
+                self._absence = (matcher, absence_test(matcher))
+            absent = self._absence[1]
+            if absent is not None and absent(data):
+                return _SEARCHED_NOTHING
+        if self.plain_search:
+            outcome = self._plain_outcome(shown, data, matcher)
+            if outcome is not None:
+                return outcome
         binary = self.binary_mode(haystack.explicit)
         config = self._config(binary, self.mmap and haystack.explicit and not is_stdin)
         file_started = time.perf_counter()
@@ -366,6 +395,28 @@ class _Search:
         return Outcome(
             searched=True, matched=file_matched, chunk=chunk, starts_with_line=starts_with_line
         )
+
+    def _plain_outcome(self, shown: bytes, data: bytes, matcher) -> Outcome | None:
+        """A file's outcome through the fused literal search, or None when it takes the
+        general path (not an exact-literal pattern, binary data, a BOM, a long line)."""
+        if self._plain_literals is None or self._plain_literals[0] is not matcher:
+            self._plain_literals = (matcher, exact_literals(matcher))
+        literals = self._plain_literals[1]
+        if literals is None or data.find(b"\0") >= 0 or data.startswith(_BOMS):
+            return None
+        assert self.standard is not None
+        lead = self.standard.plain_match_lead(shown)
+        if lead is None:
+            return None
+        options = self.standard.options
+        lines = plain_literal_lines(
+            data, literals, lead, options.line_number, options.max_columns  # type: ignore[arg-type]
+        )
+        if lines is None:
+            return None
+        if not lines:
+            return _SEARCHED_NOTHING
+        return Outcome(searched=True, matched=True, chunk=b"".join(lines))
 
     def evaluate_split(self, path_arg: bytes, matcher, workers: int) -> Outcome | None:
         """The outcome of one explicit large file searched in ranges by forked workers

@@ -69,6 +69,19 @@ class StandardPrinter:
         #: Whether the last printed file's output began with a line (not a binary notice).
         self.last_starts_with_line = False
 
+    def plain_match_lead(self, path: bytes) -> bytes | None:
+        """What precedes a matching line's number (or text) when every matching line is
+        printed as it is (:mod:`shellfree.search.plain_literal`); None when these options
+        print more than that (columns, offsets, -o, a heading, context, --crlf, -U)."""
+        opts = self.options
+        if not self._plain or opts.only_matching or opts.heading or opts.context:
+            return None
+        if opts.crlf or opts.multiline or opts.invert:
+            return None
+        if not opts.with_filename:
+            return b""
+        return _display_path(path, opts) + (b"\0" if opts.null else b":")
+
     def print_file(self, path: bytes, result: FileResult) -> bytes:
         opts = self.options
         out: list[bytes] = []

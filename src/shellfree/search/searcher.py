@@ -15,7 +15,7 @@ own text (``\\A``/``\\z``), which rg itself runs line by line.
 from __future__ import annotations
 
 import re
-from typing import Iterator, Protocol
+from typing import Callable, Iterator, Protocol
 
 from shellfree._record import Record
 from shellfree.search.decode import ByteOffsets, search_stream, to_bytes, to_text
@@ -292,6 +292,55 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
     # The matcher is kept alive by the entry, so its id cannot be reused while cached.
     _PREPARED[id(matcher)] = (matcher, prepared)
     return prepared
+
+
+_TRANSCODED = (b"\xff\xfe", b"\xfe\xff")  # UTF-16 BOMs: the search stream is not the file's bytes
+
+
+def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":
+    """A test that proves from a file's raw bytes alone that no line of it can match, or None
+    when the pattern has no required literal to look for.
+
+    Most files of a tree hold none of a pattern's literals; for them this one ``find`` (or
+    one case-folded scan) replaces a whole :func:`search_bytes` and its result. UTF-16 files
+    are never proven empty: their literals are looked for after transcoding.
+    """
+    if matcher.matches_nothing:
+        return None
+    prepared = _prepare(matcher)
+    literals, folded = prepared.literals, prepared.folded
+    if literals:
+        if len(literals) == 1:
+            (literal,) = literals
+
+            def absent(data: bytes) -> bool:
+                return data.find(literal) < 0 and not data.startswith(_TRANSCODED)
+
+            return absent
+
+        def absent_all(data: bytes) -> bool:
+            return all(data.find(lit) < 0 for lit in literals) and not data.startswith(_TRANSCODED)
+
+        return absent_all
+    if folded is not None:
+        search = folded.search
+
+        def absent_folded(data: bytes) -> bool:
+            return search(data) is None and not data.startswith(_TRANSCODED)
+
+        return absent_folded
+    return None
+
+
+def exact_literals(matcher: MatcherLike) -> tuple[bytes, ...] | None:
+    """The non-empty byte literals of a line-by-line pattern every occurrence of which is a
+    match (a literal or an alternation of literals, case-sensitive, no -w/-x), or None."""
+    if matcher.matches_nothing or matcher.can_match_newline or getattr(matcher, "whole_text", False):
+        return None
+    prepared = _prepare(matcher)
+    if not prepared.exact or not prepared.literals or not all(prepared.literals):
+        return None
+    return prepared.literals
 
 
 class _Lines:
