@@ -92,6 +92,41 @@ class TestRg:
         assert (ours.returncode, ours.stdout) == (theirs.returncode, theirs.stdout)
 
 
+    @pytest.mark.parametrize("unbuffered", ["", "1"])
+    def test_output_is_block_buffered_and_a_closed_pipe_ends_quietly(self, tmp_path, unbuffered):
+        # PYTHONUNBUFFERED makes sys.stdout.buffer the raw file; rg's output is still written
+        # in blocks, all of it, and a reader that leaves early ends the search without noise.
+        for i in range(300):
+            (tmp_path / f"f{i:03}.txt").write_bytes(b"needle %d\n" % i * 50)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path),
+               "PYTHONUNBUFFERED": unbuffered}
+        command = [sys.executable, "-m", "shellfree", "rg", "-j1", "--sort", "path", "needle"]
+        whole = subprocess.run(command, cwd=tmp_path, capture_output=True, env=env, check=False)
+        assert whole.returncode == 0 and whole.stderr == b""
+        assert whole.stdout.count(b"\n") == 300 * 50
+        reader = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, env=env)
+        assert reader.stdout is not None and reader.stderr is not None
+        first = reader.stdout.read(100)
+        reader.stdout.close()
+        assert reader.wait(timeout=60) == 0
+        assert reader.stderr.read() == b""
+        assert whole.stdout.startswith(first)
+
+    def test_the_block_buffer_is_not_used_for_a_terminal(self, monkeypatch):
+        stream = io.BytesIO()
+        assert cli._block_buffered(stream) is stream  # no file descriptor: kept as it is
+        read_end, write_end = os.pipe()
+        try:
+            with open(write_end, "wb", buffering=0, closefd=False) as raw:
+                wrapped = cli._block_buffered(raw)
+                assert isinstance(wrapped, io.BufferedWriter) and wrapped.fileno() == write_end
+                monkeypatch.setattr(os, "isatty", lambda fd: True)
+                assert cli._block_buffered(raw) is raw
+        finally:
+            os.close(read_end)
+            os.close(write_end)
+
 class TestCall:
     def test_unknown_tool_is_the_contract_error(self, tmp_path):
         out = _shellfree(["call", "--root", str(tmp_path), "terminal", "{}"])

@@ -128,7 +128,7 @@ def _parser() -> argparse.ArgumentParser:
 def _rg(argv: list[str]) -> int:
     from shellfree.rgcli.run import run
 
-    stdout = sys.stdout.buffer
+    stdout = _block_buffered(sys.stdout.buffer)
     try:
         status = run(
             _argv_bytes(argv), stdout, sys.stderr.buffer, sys.stdin.buffer, may_fork=True
@@ -139,6 +139,25 @@ def _rg(argv: list[str]) -> int:
         _silence_stdout()
         return 0
     return status
+
+
+def _block_buffered(stream):
+    """*stream*, or a 64 KiB block buffer over its file descriptor when it is not a terminal.
+
+    rg block-buffers output that is not a terminal. Python does not when PYTHONUNBUFFERED is
+    set (its ``sys.stdout.buffer`` is then the raw file): a search printing the lines of
+    19,000 files made one write system call per file, 15 % of its time (measured).
+    """
+    import io
+
+    try:
+        fd = stream.fileno()
+        if os.isatty(fd):
+            return stream
+    except (OSError, ValueError, AttributeError):
+        return stream
+    stream.flush()
+    return io.BufferedWriter(io.FileIO(fd, "wb", closefd=False), buffer_size=1 << 16)
 
 
 def _argv_bytes(argv: list[str]) -> list[bytes]:
