@@ -144,3 +144,33 @@ def edge_tree(isolated):
 )
 def test_the_command_with_its_shortcuts_prints_what_rg_prints(edge_tree, reference_rg, args):
     same(reference_rg, args)
+
+
+def test_a_literal_search_loads_the_regex_module_only_when_it_runs_the_regex():
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "from shellfree.search.pattern import PatternOptions, compile_patterns\n"
+        "m = compile_patterns(['needle', 'pin'], PatternOptions())\n"
+        "assert 'regex' not in sys.modules, 'regex loaded for a literal'\n"
+        "assert m.regex.search('a pin').span() == (2, 5)\n"
+        "assert 'regex' in sys.modules\n"
+        "compile_patterns(['ne+dle'], PatternOptions())\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_a_lazily_compiled_regex_finds_what_the_compiled_one_finds():
+    from shellfree.search.pattern import LazyRegex
+    from shellfree.search.regex_translate import compile_source
+
+    matcher = compile_patterns(["foo", "ba.r"], PatternOptions(fixed_strings=True))
+    assert isinstance(matcher.regex, LazyRegex)
+    eager = compile_source(matcher.source)
+    for text in ["foo", "xba.r foo", "bar", "", "föo ba.r"]:
+        assert [m.span() for m in matcher.regex.finditer(text)] == [
+            m.span() for m in eager.finditer(text)
+        ]
+    assert matcher.regex.pattern == eager.pattern

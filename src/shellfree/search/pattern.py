@@ -25,15 +25,16 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
-from typing import Iterator, Optional, Sequence
-
-import regex
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
 from shellfree._record import Record
 from shellfree.search.decode import ByteOffsets
 from shellfree.search import regex_syntax as S
 from shellfree.search import regex_translate as T
 from shellfree.search.errors import PatternError
+
+if TYPE_CHECKING:
+    import regex
 
 __all__ = ["PatternOptions", "CompiledPattern", "compile_patterns", "PatternError"]
 
@@ -245,6 +246,28 @@ def _parse_error(joined: str, err: S.RegexSyntaxError) -> PatternError:
     return PatternError(text, joined)
 
 
+class LazyRegex:
+    """A ``regex`` pattern compiled on first use, for exact-literal patterns.
+
+    Their lines are found and printed with ``bytes.find`` alone (the searcher's exact-literal
+    path, search/plain_literal.py), so most literal searches never run the regex, and need not
+    import the ``regex`` module and compile it: 6-7 ms of a 90 ms command-line search. A
+    literal alternation cannot fail to compile, so nothing is reported later than it would
+    have been. Attributes are fetched once and then kept on the instance.
+    """
+
+    def __init__(self, source: str) -> None:
+        self.pattern = source
+
+    def __getattr__(self, name: str):
+        value = getattr(T.compile_source(self.pattern), name)
+        setattr(self, name, value)
+        return value
+
+    def __repr__(self) -> str:
+        return f"LazyRegex({self.pattern!r})"
+
+
 def compile_patterns(patterns: Sequence[str], options: PatternOptions) -> CompiledPattern:
     """Compile rg's patterns (``-e``/``-f``/positional) under ``options``.
 
@@ -256,7 +279,7 @@ def compile_patterns(patterns: Sequence[str], options: PatternOptions) -> Compil
         raise ValueError(f"case must be sensitive, insensitive or smart, not {options.case!r}")
     pats = _dedupe(patterns)
     if not pats:
-        never = regex.compile(r"[^\x00-\U0010ffff]", regex.V1)
+        never = T.compile_source(r"[^\x00-\U0010ffff]")
         return CompiledPattern(never, never.pattern, False, options.case == "insensitive", True,
                                None, False)
     if options.fixed_strings:
@@ -286,13 +309,19 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
         if err.span is None:
             raise PatternError(err.message, joined) from None
         raise _parse_error(joined, S.RegexSyntaxError(err.message, err.span)) from None
-    try:
-        with _deep_recursion():
-            compiled = T.compile_source(tr.source)
-            from_start = T.compile_source(tr.slice_source) if tr.slice_source else None
-    except (regex.error, OverflowError):
-        # rg: only a pattern whose compiled size explodes gets here (e.g. a{4294967295}).
-        raise PatternError("compiled regex exceeds size limit of 104857600", joined) from None
+    if tr.exact_literals and not tr.slice_source:
+        compiled = LazyRegex(tr.source)
+        from_start = None
+    else:
+        import regex
+
+        try:
+            with _deep_recursion():
+                compiled = T.compile_source(tr.source)
+                from_start = T.compile_source(tr.slice_source) if tr.slice_source else None
+        except (regex.error, OverflowError):
+            # rg: only a pattern whose compiled size explodes gets here (e.g. a{4294967295}).
+            raise PatternError("compiled regex exceeds size limit of 104857600", joined) from None
     return CompiledPattern(compiled, tr.source, tr.can_match_newline, insensitive, False,
                            tr.required_literals, tr.empty_inside_chars,
                            options.crlf and not options.multiline and tr.text_anchors,
@@ -309,4 +338,6 @@ def _folded_prefilter(folded: Optional[tuple]) -> "Optional[regex.Pattern[bytes]
         return None
     # The regex module's case-insensitive search of a byte literal is a fast folded scan
     # (about six times faster than decoding the text and searching it).
+    import regex
+
     return regex.compile(b"(?i)" + b"|".join(regex.escape(s.encode()) for s in folded))

@@ -19,13 +19,14 @@ character; ``\\p{Age=…}`` (the regex module has no Age data) raises an error r
 
 from __future__ import annotations
 
-from typing import Optional
-
-import regex
+from typing import TYPE_CHECKING, Optional
 
 from shellfree._record import Record
 from shellfree.search import regex_syntax as S
 from shellfree.search import regex_unicode as U
+
+if TYPE_CHECKING:
+    import regex
 
 __all__ = ["TranslateOptions", "Translation", "TranslateError", "translate", "analyze_case"]
 
@@ -778,4 +779,6 @@ def analyze_case(ast) -> tuple:
 
 def compile_source(source: str) -> "regex.Pattern[str]":
     """Compile emitted text with the flags the emitter assumes."""
+    import regex  # loaded on first use (see pattern.LazyRegex)
+
     return regex.compile(source, regex.V1)

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import bisect
 import functools
-from typing import Iterable, Optional
-
-import regex
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from shellfree._record import Record
 from shellfree.search import regex_unicode_tables as _tables
@@ -27,7 +25,9 @@ __all__ = ["Chars", "Prop", "Not", "Union", "Op", "ClassExpr", "chars", "contain
            "perl_class", "ascii_class", "EMPTY", "ANY", "SURROGATES", "materialize",
            "regex_fold_agrees"]
 
-_FLAGS = regex.V1
+if TYPE_CHECKING:
+    import regex
+
 SURROGATES = ((0xD800, 0xDFFF),)
 _NEW = _tables.NEW_IN_REGEX
 _NEW_STARTS = [a for a, _ in _NEW]
@@ -96,7 +96,9 @@ def chars(ranges: Iterable) -> Chars:
 
 @functools.lru_cache(maxsize=None)
 def _compiled(expr: str) -> "regex.Pattern[str]":
-    return regex.compile(expr, _FLAGS)
+    import regex  # loaded on first use: a literal search never needs it
+
+    return regex.compile(expr, regex.V1)
 
 
 def contains(cls, cp: int) -> bool:
@@ -347,7 +349,9 @@ def emit(cls) -> str:
     for p in _props(cls, []):
         probe.update(_expand(p.add))
         probe.update(_expand(p.remove))
-    compiled = regex.compile(raw, _FLAGS)
+    import regex
+
+    compiled = regex.compile(raw, regex.V1)
     add, remove = [], []
     for cp in sorted(probe):
         want = contains(cls, cp)
