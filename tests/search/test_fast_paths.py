@@ -174,3 +174,30 @@ def test_a_lazily_compiled_regex_finds_what_the_compiled_one_finds():
             m.span() for m in eager.finditer(text)
         ]
     assert matcher.regex.pattern == eager.pattern
+
+
+GRAPHEME_PIECES = [
+    "a", "é", "e\u0301", "\u0301", "\U0001F1EB", "\U0001F1F7", "\U0001F468\u200d\U0001F469",
+    "\u200d", "\r\n", "\r", "한", "\u1100\u1161", "\ufe0f", " ", "\t",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pieces=st.lists(st.sampled_from(GRAPHEME_PIECES), max_size=400),
+    invalid=st.lists(st.tuples(st.integers(0, 3000), st.sampled_from([b"\xff", b"\x80", b"\xe2\x82"])),
+                     max_size=4),
+    count=st.integers(1, 40),
+)
+def test_a_preview_segments_only_a_prefix_and_gets_the_same_clusters(pieces, invalid, count):
+    import regex
+
+    from shellfree.search.printer import first_graphemes
+
+    content = "".join(pieces).encode()
+    for at, junk in invalid:
+        at = min(at, len(content))
+        content = content[:at] + junk + content[at:]
+    whole = regex.findall(r"\X", content.decode("utf-8", "surrogateescape"))
+    expected = "".join(whole[:count]).encode("utf-8", "surrogateescape")
+    assert first_graphemes(content, count) == expected

@@ -46,10 +46,36 @@ def _display_path(path: bytes, options: PrintOptions) -> bytes:
     return path
 
 
-def _graphemes(text: str) -> list[str]:
+def first_graphemes(content: bytes, count: int) -> bytes:
+    """The first *count* extended grapheme clusters of *content* (bytes, decoded as UTF-8 with
+    invalid bytes kept).
+
+    A preview needs the start of a line that may be megabytes long, and a cluster boundary
+    depends only on the characters up to it: so a prefix is segmented, cut before a
+    character's continuation bytes, and kept when its last needed cluster ends before the
+    prefix does (a cluster reaching the prefix's end might go on). Otherwise a four times
+    longer prefix is tried, up to the whole line.
+    """
     import regex  # loaded only when a preview is asked for
 
-    return regex.findall(r"\X", text)
+    cluster = regex.compile(r"\X")
+    size = 8 * count + 64
+    while size < len(content):
+        cut = size
+        while cut > size - 3 and 0x80 <= content[cut] < 0xC0:
+            cut -= 1  # content[cut] continues a character begun before it
+        head = content[:cut].decode("utf-8", "surrogateescape")
+        end = 0
+        found = 0
+        for found, match in enumerate(cluster.finditer(head), 1):
+            end = match.end()
+            if found == count:
+                break
+        if found == count and end < len(head):
+            return head[:end].encode("utf-8", "surrogateescape")
+        size *= 4
+    text = content.decode("utf-8", "surrogateescape")
+    return "".join(cluster.findall(text)[:count]).encode("utf-8", "surrogateescape")
 
 
 class StandardPrinter:
@@ -219,9 +245,7 @@ class StandardPrinter:
 
     def _preview(self, text: bytes) -> bytes:
         """The first --max-columns grapheme clusters of *text* (without its terminator)."""
-        content = self._content(text)
-        graphemes = _graphemes(content.decode("utf-8", "surrogateescape"))
-        return "".join(graphemes[: self.options.max_columns]).encode("utf-8", "surrogateescape")
+        return first_graphemes(self._content(text), self.options.max_columns or 0)
 
     def _omitted(self, line: Line, text: bytes, window: tuple[int, int] | None = None) -> bytes:
         """rg's stand-in for a line longer than --max-columns; *window* is the span of *text*
