@@ -106,28 +106,34 @@ def parse_search_output(
             truncated=len(counts) > end or incomplete, total_count_is_lower_bound=incomplete,
             limit_reason=reason,
         )
-    matches = [m for m in (_parse_row(line, context, decoder) for line in lines) if m is not None]
+    # Every row is counted, but only the page's rows are decoded: a common word's search
+    # prints 100,000 rows for a page of 50.
+    rows = [row for row in (_split_row(line, context) for line in lines) if row is not None]
     return SearchResult(
-        total_count=len(matches), matches=tuple(matches[offset:end]),
-        truncated=len(matches) > end or incomplete, total_count_is_lower_bound=incomplete,
+        total_count=len(rows), matches=tuple(_match(row, decoder) for row in rows[offset:end]),
+        truncated=len(rows) > end or incomplete, total_count_is_lower_bound=incomplete,
         limit_reason=reason,
     )
 
 
-def _parse_row(line: bytes, context: int, decoder: LineDecoder) -> SearchMatch | None:
+def _split_row(line: bytes, context: int) -> tuple[bytes, bytes, bytes] | None:
+    """(path, line number, content) of a match row, or of a context row when *context* asks
+    for them; None for "--" and anything else."""
     if line == b"--":
         return None
     found = _MATCH_LINE.match(line)
     if found is not None:
         drive, path, number, content = found.groups()
-        path = (drive or b"") + path
-    elif context > 0:
+        return (drive or b"") + path, number, content
+    if context > 0:
         found = _CONTEXT_LINE.match(line)
-        if found is None:
-            return None
-        path, number, content = found.groups()
-    else:
-        return None
+        if found is not None:
+            return found.groups()  # type: ignore[return-value]
+    return None
+
+
+def _match(row: tuple[bytes, bytes, bytes], decoder: LineDecoder) -> SearchMatch:
+    path, number, content = row
     text = decoder.content(content, path)[:CONTENT_CLAMP]
     return SearchMatch(path=decoder.path(path), line_number=int(number), content=text)
 
