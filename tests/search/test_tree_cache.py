@@ -348,3 +348,94 @@ class TestThreads:
             thread.join()
         assert failures == []
         assert 0 < cache.content_bytes <= 600
+
+
+class TestOutcomes:
+    """A search repeated on an unchanged tree reuses each file's outcome; whatever changed is
+    searched again, and the output is always a fresh run's."""
+
+    @pytest.fixture
+    def judged(self, monkeypatch):
+        from shellfree.rgcli.search import _Search
+
+        calls: list[bytes] = []
+        original = _Search._judge
+
+        def judge(self, haystack, shown, data, matcher):
+            calls.append(haystack.path)
+            return original(self, haystack, shown, data, matcher)
+
+        monkeypatch.setattr(_Search, "_judge", judge)
+        return calls
+
+    def test_a_repeated_search_judges_no_file(self, tree, judged):
+        cache = TreeCache(clock=settled_clock)
+        first = rg(tree, "-n", "needle", cache=cache)
+        assert len(judged) == 3
+        judged.clear()
+        assert rg(tree, "-n", "needle", cache=cache) == first == rg(tree, "-n", "needle", cache=None)
+        assert judged[-3:] == [b"a.txt", b"sub/c.txt", b"sub/deep/d.txt"]  # the fresh run
+        assert len(judged) == 3
+
+    def test_only_changed_files_are_judged_again(self, tree, judged):
+        cache = TreeCache(clock=settled_clock)
+        rg(tree, "-n", "needle", cache=cache)
+        rewrite_in_place(tree / "sub" / "deep" / "d.txt", b"needle now\n")  # same size
+        write(tree / "new.txt", b"needle new\n")
+        (tree / "a.txt").unlink()
+        judged.clear()
+        warm = rg(tree, "-n", "needle", cache=cache)
+        assert sorted(judged) == [b"new.txt", b"sub/deep/d.txt"]
+        assert warm == rg(tree, "-n", "needle", cache=None)
+        assert b"needle now" in warm and b"a.txt" not in warm
+
+    def test_a_rename_is_a_new_file(self, tree, judged):
+        cache = TreeCache(clock=settled_clock)
+        rg(tree, "-n", "needle", cache=cache)
+        os.replace(tree / "a.txt", tree / "z.txt")
+        judged.clear()
+        warm = rg(tree, "-n", "needle", cache=cache)
+        assert judged == [b"z.txt"]
+        assert warm == rg(tree, "-n", "needle", cache=None)
+
+    def test_each_search_has_its_own_table_and_the_oldest_goes(self, tree, judged):
+        cache = TreeCache(clock=settled_clock)
+        queries = [("-n", "needle"), ("-c", "needle"), ("-n", "one"), ("-l", "two"), ("-n", "here")]
+        for query in queries:
+            rg(tree, *query, cache=cache)
+        judged.clear()
+        rg(tree, *queries[-1], cache=cache)
+        assert judged == []
+        rg(tree, *queries[0], cache=cache)  # the fifth search pushed the first out
+        assert len(judged) == 3
+
+    def test_a_file_read_within_its_timestamp_tick_is_judged_again(self, tree, judged):
+        cache = TreeCache()  # the real clock: the files were just written
+        rg(tree, "-n", "needle", cache=cache)
+        judged.clear()
+        rg(tree, "-n", "needle", cache=cache)
+        assert len(judged) == 3
+
+    def test_forget_drops_the_outcome(self, tree, judged):
+        cache = TreeCache(clock=settled_clock)
+        rg(tree, "-n", "needle", cache=cache)
+        cache.forget(os.path.join(str(tree), "sub", "c.txt"))
+        judged.clear()
+        rg(tree, "-n", "needle", cache=cache)
+        assert judged == [b"sub/c.txt"]
+
+    def test_json_outcomes_are_not_kept(self, tree, judged):
+        cache = TreeCache(clock=settled_clock)
+        rg(tree, "--json", "needle", cache=cache)
+        judged.clear()
+        rg(tree, "--json", "needle", cache=cache)
+        assert len(judged) == 3
+
+    def test_a_changed_pattern_file_is_a_new_search(self, tree, judged):
+        cache = TreeCache(clock=settled_clock)
+        write(tree / "patterns.txt", b"one\n")
+        rg(tree, "-n", "-f", "patterns.txt", "a.txt", "sub", cache=cache)
+        rewrite_in_place(tree / "patterns.txt", b"two\n")
+        warm = rg(tree, "-n", "-f", "patterns.txt", "a.txt", "sub", cache=cache)
+        assert warm == rg(tree, "-n", "-f", "patterns.txt", "a.txt", "sub", cache=None)
+        assert b"needle two" in warm

@@ -278,6 +278,9 @@ class _Search:
         self.skip_identity = _stdout_identity(out.stdout)
         # Forked workers would fill copies of the cache that die with them.
         self.contents = out.cache if not out.may_fork else None
+        # The per-file outcomes of this search kept in the cache; set by run_search, which
+        # knows the patterns (--json's are not kept: its statistics time every file).
+        self.outcomes: dict | None = None
         # Modes where a file without a match prints nothing and counts for nothing (not -L,
         # not --json's statistics, not --include-zero's zero counts, not -v's other lines).
         self.absence_proves_nothing = not args.invert and (
@@ -316,26 +319,46 @@ class _Search:
         """Search one file and render what rg prints for it, without writing anything.
 
         Pure with respect to the run's state (except --json statistics), so forked workers can
-        evaluate files and the parent emits the outcomes in walk order.
+        evaluate files and the parent emits the outcomes in walk order. With a tree cache, the
+        outcome of a file whose content is unchanged since the same search last met it is
+        reused (see TreeCache.outcomes).
         """
-        args = self.args
         is_stdin = haystack.explicit and haystack.path == b"-"
         shown = b"<stdin>" if is_stdin else haystack.path
         path = self.out.fs(haystack.path)
-        if self.skip_identity is not None and not is_stdin:
+        table = self.outcomes
+        st = None
+        if (table is not None or self.skip_identity is not None) and not is_stdin:
             try:
                 st = os.stat(path)
-                if (st.st_dev, st.st_ino) == self.skip_identity:
-                    return _SKIPPED
             except OSError:
-                pass
+                pass  # reading it will report the error in rg's words
+            else:
+                if self.skip_identity is not None and (st.st_dev, st.st_ino) == self.skip_identity:
+                    return _SKIPPED
+                if table is not None:
+                    kept = self.contents.recall(table, (path, haystack.explicit), st)
+                    if kept is not None:
+                        return kept  # type: ignore[return-value]
+        signature = None
         try:
             if self.contents is not None and not is_stdin:
-                data = self.contents.read(path)
+                data, signature = self.contents.read_signed(path, st)
             else:
                 data = _read(path, is_stdin, stdin)
         except OSError as err:
             return Outcome(errors=(f"{os.fsdecode(shown)}: {os_error_text(err)}",))
+        outcome = self._judge(haystack, shown, data, matcher)
+        if table is not None and not is_stdin:
+            self.contents.remember(
+                table, (path, haystack.explicit), None if outcome.errors else signature, outcome
+            )
+        return outcome
+
+    def _judge(self, haystack: Haystack, shown: bytes, data: bytes, matcher) -> Outcome:
+        """What rg prints for a file of content *data*, shown as *shown*."""
+        args = self.args
+        is_stdin = haystack.explicit and haystack.path == b"-"
         if self.absence_proves_nothing:
             if self._absence is None or self._absence[0] is not matcher:
                 self._absence = (matcher, absence_test(matcher))
@@ -493,6 +516,10 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
     except PatternError as err:
         return out.fatal(str(err))
     command = _Search(args, out, paths, use_stdin, options, multiline=matcher.multiline)
+    if command.contents is not None and command.json is None:
+        # Everything besides a file's content that decides what this search prints for it.
+        search_key = (out.cwd, repr(args), tuple(patterns), command.skip_identity)
+        command.outcomes = command.contents.outcomes(search_key)
     roots = paths if paths else ([b"-"] if use_stdin else None)
     workers = worker_count(args, paths, use_stdin, out)
     if workers > 1:

@@ -9,7 +9,11 @@ every use, so that a run served from the cache prints exactly what a fresh run w
   directory's own ``stat``: adding, removing or renaming an entry changes its mtime;
 - **compiled ignore files**, keyed by path and validated by the ignore file's own ``stat``:
   editing a ``.gitignore`` in place does not touch its directory;
-- **file contents**, within a byte budget, keyed by path and validated by the file's ``stat``.
+- **file contents**, within a byte budget, keyed by path and validated by the file's ``stat``;
+- **what a search printed for each file** (its outcome), for the last
+  :data:`REMEMBERED_SEARCHES` distinct searches, keyed by path and validated by the ``stat`` of
+  the content the outcome was computed from: repeating a search on an unchanged tree costs one
+  ``stat`` per file and no read, and after an edit only the edited files are searched again.
 
 A ``stat`` signature is (size, mtime, ctime, inode, device, mode); ctime and mode catch a
 permission change, which the mtime does not show and which would make a fresh run fail to read.
@@ -38,8 +42,8 @@ from typing import Callable
 from shellfree.search.ignore_files import LoadedRules, load_rule_file
 
 __all__ = [
-    "DEFAULT_CONTENT_BUDGET", "DIRECTORY", "FILE", "OTHER", "RACY_NS", "Listing", "TreeCache",
-    "same_place",
+    "DEFAULT_CONTENT_BUDGET", "DIRECTORY", "FILE", "OTHER", "RACY_NS", "REMEMBERED_SEARCHES",
+    "Listing", "TreeCache", "same_place",
 ]
 
 DEFAULT_CONTENT_BUDGET = 64 << 20
@@ -49,6 +53,10 @@ RACY_NS = 2_000_000_000
 """How close to the moment of reading an mtime or ctime makes an entry untrusted. Two seconds
 covers the coarsest common timestamps (FAT's 2 s) and a kernel clock that lags the wall clock
 by a tick, so it is not measured per file system."""
+
+REMEMBERED_SEARCHES = 4
+"""How many distinct searches' per-file outcomes are kept (the least recently run goes first).
+A table costs about 150 bytes per file searched, for files beyond the content budget too."""
 
 ENTRY_OVERHEAD = 256
 """Bytes charged per cached file on top of its length (key, record, table slot), so a tree of
@@ -144,6 +152,8 @@ class TreeCache:
         self._generation = 0
         # The run that found the budget filled by its own reads: its later misses skip _keep.
         self._full_in = -1
+        # search key -> {file key: (signature, outcome)}, least recently used first.
+        self._outcomes: OrderedDict[object, dict] = OrderedDict()
 
     def __repr__(self) -> str:
         return (f"TreeCache(content_budget={self.content_budget}, listings={len(self._listings)},"
@@ -238,28 +248,70 @@ class TreeCache:
         """The bytes of the file at *path*, from the cache when its ``stat`` is unchanged (one
         ``stat``), else read with one ``read`` of its whole size. Raises OSError as opening or
         reading the file does."""
-        if not self.content_budget:
-            return read_whole(path)[0]
+        return self.read_signed(path)[0]
+
+    def read_signed(
+        self, path: bytes, st: os.stat_result | None = None
+    ) -> tuple[bytes, tuple | None]:
+        """As :meth:`read`, with the signature that vouches for the bytes returned on a later
+        ``stat`` (None when nothing can: a file read in pieces, or one whose timestamps had
+        not settled when it was read). *st* is a ``stat`` of *path* the caller just made."""
         key = path
-        cached = self._contents.get(key)
+        cached = self._contents.get(key) if self.content_budget else None
         if cached is not None:
-            try:
-                st = os.stat(path)
-            except OSError:
-                st = None
+            if st is None:
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    st = None
             if st is not None and cached.trusted and _signature(st) == cached.signature:
                 with self._lock:
                     cached.generation = self._generation
                     if key in self._contents:
                         self._contents.move_to_end(key)
-                return cached.data
-        if cached is None and self._full_in == self._generation:
-            return read_whole(path)[0]
+                return cached.data, cached.signature
         read_at = self._clock()
         data, st = read_whole(path)
-        if st is not None:
-            self._keep(key, _Content(data, _signature(st), _settled(st, read_at), 0))
-        return data
+        if st is None:
+            return data, None
+        signature = _signature(st)
+        trusted = _settled(st, read_at)
+        if self.content_budget and (cached is not None or self._full_in != self._generation):
+            self._keep(key, _Content(data, signature, trusted, 0))
+        return data, (signature if trusted else None)
+
+    # -- outcomes -----------------------------------------------------------------------------
+    def outcomes(self, search: object) -> dict:
+        """The outcome table of the search identified by *search* (a hashable key holding
+        everything besides a file's content that decides what the search prints for it): file
+        key -> (signature, outcome). Fill it with :meth:`remember`, read it with
+        :meth:`recall`."""
+        with self._lock:
+            table = self._outcomes.pop(search, None)
+            if table is None:
+                table = {}
+                while len(self._outcomes) >= REMEMBERED_SEARCHES:
+                    self._outcomes.popitem(last=False)
+            self._outcomes[search] = table
+            return table
+
+    @staticmethod
+    def recall(table: dict, key: object, st: os.stat_result) -> object | None:
+        """The outcome kept in *table* for *key* if the file's ``stat`` *st* still matches the
+        content it was computed from."""
+        kept = table.get(key)
+        if kept is not None and kept[0] == _signature(st):
+            return kept[1]
+        return None
+
+    @staticmethod
+    def remember(table: dict, key: object, signature: tuple | None, outcome: object) -> None:
+        """Keep *outcome* for *key*, computed from content with *signature* (from
+        :meth:`read_signed`; None keeps nothing and drops what was kept)."""
+        if signature is None:
+            table.pop(key, None)
+        else:
+            table[key] = (signature, outcome)
 
     def _keep(self, key: bytes, content: _Content) -> None:
         cost = len(content.data) + ENTRY_OVERHEAD
@@ -307,6 +359,10 @@ class TreeCache:
             for key in [k for k in self._rules if k[0].endswith(name)]:
                 if same_place(key[0]) == target:
                     del self._rules[key]
+            for table in self._outcomes.values():
+                for key in [k for k in table if k[0].endswith(name)]:
+                    if same_place(key[0]) == target:
+                        del table[key]
 
     def clear(self) -> None:
         """Forget everything."""
@@ -315,6 +371,7 @@ class TreeCache:
             self._rules.clear()
             self._contents.clear()
             self._content_bytes = 0
+            self._outcomes.clear()
 
 
 def read_whole(path: bytes) -> tuple[bytes, os.stat_result | None]:
