@@ -99,3 +99,35 @@ def test_glob_with_an_empty_translation_compiles():
     # "{,}" drops both empty alternatives; the rule then matches only an empty path.
     assert verdict(["/{,}"], "x") == NONE
     assert verdict(["{,}/"], "a", is_dir=True) == NONE
+
+
+def test_compiled_lines_are_reused_and_keyed_by_everything_that_changes_them(monkeypatch):
+    from shellfree.search import ignore
+
+    monkeypatch.setattr(ignore, "_RULES", {})
+    compiled = []
+    original = ignore._compile_line
+    monkeypatch.setattr(ignore, "_compile_line",
+                        lambda *key: compiled.append(key) or original(*key))
+    lines = ["*.pyc", "build/", "!keep.pyc", "a{b", "# comment"]
+    first, first_errors = ignore.compile_rules(lines)
+    again, again_errors = ignore.compile_rules(lines)
+    assert len(compiled) == len(lines)  # the second file compiled nothing
+    assert again == first and [n for n, _ in again_errors] == [n for n, _ in first_errors]
+    assert again_errors[0][1] is not first_errors[0][1]  # each file reports its own error
+    folded, _ = ignore.compile_rules(lines, case_insensitive=True)
+    assert len(compiled) == 2 * len(lines) and folded.case_insensitive
+    assert folded.matched(b"X.PYC", False) == ignore.IGNORE
+    assert first.matched(b"X.PYC", False) == ignore.NONE
+    assert ignore.compile_rules(["[unclosed"])[1] == []
+    assert ignore.compile_rules(["[unclosed"], allow_unclosed_class=False)[1] != []
+
+
+def test_the_line_cache_is_bounded(monkeypatch):
+    from shellfree.search import ignore
+
+    monkeypatch.setattr(ignore, "_RULES", {})
+    monkeypatch.setattr(ignore, "_MAX_RULES", 10)
+    for i in range(25):
+        ignore.compile_rules([f"file{i}.txt"])
+        assert len(ignore._RULES) <= 10

@@ -243,27 +243,53 @@ def compile_rules(
     """
     rules: list[Rule] = []
     errors: list[tuple[int, GlobError]] = []
-    flags = re.DOTALL | (re.IGNORECASE if case_insensitive else 0)
     for number, line in enumerate(lines, 1):
         line_ci = bool(per_line_case_insensitive and per_line_case_insensitive[number - 1])
-        parsed_line = _parse_line(line)
-        if parsed_line is None:
-            continue
-        original, whitelist, dir_only, glob = parsed_line
-        try:
-            parsed = parse_glob(glob, allow_unclosed_class=allow_unclosed_class)
-        except GlobError as err:
-            errors.append((number, GlobError(original, err.reason)))
-            continue
-        kind, literal, body = _classify(
-            parsed, case_insensitive, literal_ok=case_insensitive or not line_ci
-        )
-        if line_ci and not case_insensitive:
-            body = "(?i:" + body + ")"
-        # An empty body is a real regex too ("{,}" matches only the empty path).
-        regex = None if kind in (_BASENAME, _SUFFIX) else re.compile(body.encode("ascii"), flags)
-        rules.append(Rule(original, whitelist, dir_only, kind, literal, regex))
+        key = (line, case_insensitive, allow_unclosed_class, line_ci)
+        compiled = _RULES.get(key)
+        if compiled is None:
+            compiled = _compile_line(*key)
+            if len(_RULES) >= _MAX_RULES:
+                _RULES.clear()
+            _RULES[key] = compiled
+        if isinstance(compiled, GlobError):
+            errors.append((number, GlobError(compiled.glob, compiled.reason)))  # a fresh one
+        elif compiled is not _SKIPPED_LINE:
+            rules.append(compiled)
     return _assemble(rules, case_insensitive), errors
+
+
+# Compiled lines by (line, case_insensitive, allow_unclosed_class, line_ci). Ignore files
+# repeat the same lines (a 50,000-file tree: 9,163 lines in 133 files, 830 distinct), and a
+# line compiles to the same immutable Rule wherever it appears: its glob is relative to its
+# own file's directory. Cleared when full rather than kept in order: a tree has few distinct.
+_RULES: dict[tuple, object] = {}
+_MAX_RULES = 8192
+_SKIPPED_LINE = object()
+
+
+def _compile_line(
+    line: str, case_insensitive: bool, allow_unclosed_class: bool, line_ci: bool
+) -> "Rule | GlobError | object":
+    """One ignore-file line as a Rule, the GlobError rg reports for it, or _SKIPPED_LINE for a
+    comment or a blank line."""
+    parsed_line = _parse_line(line)
+    if parsed_line is None:
+        return _SKIPPED_LINE
+    original, whitelist, dir_only, glob = parsed_line
+    try:
+        parsed = parse_glob(glob, allow_unclosed_class=allow_unclosed_class)
+    except GlobError as err:
+        return GlobError(original, err.reason)
+    kind, literal, body = _classify(
+        parsed, case_insensitive, literal_ok=case_insensitive or not line_ci
+    )
+    if line_ci and not case_insensitive:
+        body = "(?i:" + body + ")"
+    flags = re.DOTALL | (re.IGNORECASE if case_insensitive else 0)
+    # An empty body is a real regex too ("{,}" matches only the empty path).
+    regex = None if kind in (_BASENAME, _SUFFIX) else re.compile(body.encode("ascii"), flags)
+    return Rule(original, whitelist, dir_only, kind, literal, regex)
 
 
 def _assemble(rules: list[Rule], case_insensitive: bool) -> RuleSet:
