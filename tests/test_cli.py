@@ -113,6 +113,20 @@ class TestRg:
         assert reader.stderr.read() == b""
         assert whole.stdout.startswith(first)
 
+    @pytest.mark.parametrize("unbuffered", ["", "1"])
+    def test_the_fast_exit_keeps_the_status_and_every_message(self, tmp_path, unbuffered):
+        # console() leaves an rg run through os._exit: what was written must be flushed first.
+        (tmp_path / "a.txt").write_bytes(b"needle\n" * 3000)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path),
+               "PYTHONUNBUFFERED": unbuffered}
+        out = subprocess.run(
+            [sys.executable, "-m", "shellfree", "rg", "needle", "a.txt", "missing.txt"],
+            cwd=tmp_path, capture_output=True, env=env, check=False,
+        )
+        assert out.returncode == 2
+        assert out.stdout == b"a.txt:needle\n" * 3000
+        assert out.stderr.startswith(b"rg: missing.txt: ") and out.stderr.endswith(b"\n")
+
     def test_the_block_buffer_is_not_used_for_a_terminal(self, monkeypatch):
         stream = io.BytesIO()
         assert cli._block_buffered(stream) is stream  # no file descriptor: kept as it is

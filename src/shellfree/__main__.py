@@ -1,7 +1,5 @@
 """``python -m shellfree`` runs the command-line interface."""
 
-import sys
+from shellfree.cli import console
 
-from shellfree.cli import main
-
-sys.exit(main())
+console()
