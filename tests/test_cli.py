@@ -231,3 +231,14 @@ class TestBench:
         assert _load_fact(None, 1.0) == ""
         assert "busy machine" in _load_fact(1000.0, 1000.0)
         assert "busy machine" not in _load_fact(0.0, 0.0)
+
+
+def test_a_profiled_rg_run_exits_normally_so_the_profiler_reports(tmp_path):
+    (tmp_path / "a.txt").write_bytes(b"needle\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-m", "shellfree", "rg", "needle", "a.txt"],
+        cwd=tmp_path, capture_output=True, env=env, check=False,
+    )
+    assert out.returncode == 0
+    assert out.stdout.startswith(b"needle\n") and b"function calls" in out.stdout
