@@ -68,6 +68,25 @@ def search_files_page(args: Sequence[str], paths: Sequence[str], cwd: str) -> by
     return text.encode("utf-8", "surrogateescape")
 
 
+def search_files_page_new(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """As :func:`search_files_page` with no per-file outcome kept between calls
+    (``TreeCache(remembered_searches=0)``): every warm call costs what a new query on an
+    unchanged tree costs (listings, ignore rules and contents warm), not a repeated one."""
+    from shellfree import FileTools
+    from shellfree.search.tree_cache import TreeCache
+
+    tools = _TOOLS.get((cwd, "page-new"))
+    if tools is None:
+        tools = _TOOLS[(cwd, "page-new")] = FileTools(
+            cwd, tree_cache=TreeCache(remembered_searches=0)
+        )
+    call = query_to_call(args, paths)
+    del call["limit"]
+    text = tools.search_files(**call)
+    tools.notify_other_tool_call()
+    return text.encode("utf-8", "surrogateescape")
+
+
 def search_files_page_reference(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
     """The same default call on ``FileTools(backend="rg")`` with the reference binary."""
     from benchmarks.speed.reference import locate_reference

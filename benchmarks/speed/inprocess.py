@@ -90,6 +90,13 @@ REGISTRY: tuple[InProcessBench, ...] = (
         reference="benchmarks.speed.adapters:search_files_page_reference",
     ),
     InProcessBench(
+        "search_files-page-new",
+        "benchmarks.speed.adapters:search_files_page_new",
+        "as search_files-page with TreeCache(remembered_searches=0): each warm call costs what a new "
+        "query on an unchanged tree costs (no per-file outcome reused)",
+        reference="benchmarks.speed.adapters:search_files_page_reference",
+    ),
+    InProcessBench(
         "search_files-1g",
         "benchmarks.speed.adapters:search_files_1g",
         "as search_files with TreeCache(content_budget=1 GiB), which holds all of the large tree",

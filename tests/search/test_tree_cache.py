@@ -439,3 +439,18 @@ class TestOutcomes:
         warm = rg(tree, "-n", "-f", "patterns.txt", "a.txt", "sub", cache=cache)
         assert warm == rg(tree, "-n", "-f", "patterns.txt", "a.txt", "sub", cache=None)
         assert b"needle two" in warm
+
+
+def test_a_cache_that_remembers_no_search_judges_every_file(tree, monkeypatch):
+    from shellfree.rgcli.search import _Search
+
+    calls = []
+    original = _Search._judge
+    monkeypatch.setattr(_Search, "_judge",
+                        lambda self, *a: calls.append(a[0].path) or original(self, *a))
+    cache = TreeCache(remembered_searches=0, clock=settled_clock)
+    first = rg(tree, "-n", "needle", cache=cache)
+    assert rg(tree, "-n", "needle", cache=cache) == first
+    assert len(calls) == 6
+    with pytest.raises(ValueError):
+        TreeCache(remembered_searches=-1)

@@ -54,11 +54,12 @@ class FileTools:
     (AGENTS.md, CLAUDE.md, …) is written. *confine* refuses every path that resolves outside
     *root*, symlinks followed. *read_limits* (a ``ReadLimits``) sets read_file's line cap, line
     clamp and character budget. *tree_cache* keeps the in-process backend's directory
-    listings, compiled ignore files and (up to a byte budget) file contents warm between
-    searches, each revalidated by ``stat`` before use: ``True`` (default) makes a
-    :class:`~shellfree.search.tree_cache.TreeCache` with the default 64 MiB content budget,
-    a ``TreeCache`` is used as given (e.g. ``TreeCache(content_budget=0)`` for listings and
-    rules only), ``False`` searches cold every time. It applies to ``backend="inprocess"``;
+    listings, compiled ignore files, (up to a byte budget) file contents and each file's
+    outcome in the last four searches warm between searches, each revalidated by ``stat``
+    before use: ``True`` (default) makes a :class:`~shellfree.search.tree_cache.TreeCache`
+    with the default 64 MiB content budget, a ``TreeCache`` is used as given (e.g.
+    ``TreeCache(content_budget=0, remembered_searches=0)`` for listings and rules only),
+    ``False`` searches cold every time. It applies to ``backend="inprocess"``;
     a backend object keeps its own (``InProcessBackend(tree_cache=...)``).
     """
 

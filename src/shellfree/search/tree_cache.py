@@ -128,8 +128,9 @@ class _Content:
 
 
 class TreeCache:
-    """Listings, ignore rules and (within *content_budget* bytes; 0 disables them) file
-    contents, reused across searches while their ``stat`` says they are unchanged.
+    """Listings, ignore rules, (within *content_budget* bytes; 0 disables them) file
+    contents and the per-file outcomes of the last *remembered_searches* searches (0 keeps
+    none), reused across searches while their ``stat`` says they are unchanged.
 
     *clock* gives wall-clock nanoseconds, the time base of file timestamps (tests set it).
     """
@@ -138,11 +139,15 @@ class TreeCache:
         self,
         content_budget: int = DEFAULT_CONTENT_BUDGET,
         *,
+        remembered_searches: int = REMEMBERED_SEARCHES,
         clock: Callable[[], int] = time.time_ns,
     ) -> None:
         if content_budget < 0:
             raise ValueError("content_budget must be 0 or more bytes")
+        if remembered_searches < 0:
+            raise ValueError("remembered_searches must be 0 or more")
         self.content_budget = content_budget
+        self.remembered_searches = remembered_searches
         self._clock = clock
         self._lock = threading.Lock()
         self._listings: dict[tuple[bytes, bool], Listing] = {}
@@ -157,7 +162,8 @@ class TreeCache:
 
     def __repr__(self) -> str:
         return (f"TreeCache(content_budget={self.content_budget}, listings={len(self._listings)},"
-                f" contents={len(self._contents)}, content_bytes={self._content_bytes})")
+                f" contents={len(self._contents)}, content_bytes={self._content_bytes},"
+                f" searches={len(self._outcomes)})")
 
     @property
     def content_bytes(self) -> int:
@@ -281,16 +287,18 @@ class TreeCache:
         return data, (signature if trusted else None)
 
     # -- outcomes -----------------------------------------------------------------------------
-    def outcomes(self, search: object) -> dict:
+    def outcomes(self, search: object) -> dict | None:
         """The outcome table of the search identified by *search* (a hashable key holding
         everything besides a file's content that decides what the search prints for it): file
-        key -> (signature, outcome). Fill it with :meth:`remember`, read it with
-        :meth:`recall`."""
+        key -> (signature, outcome); None when no search is remembered. Fill it with
+        :meth:`remember`, read it with :meth:`recall`."""
+        if not self.remembered_searches:
+            return None
         with self._lock:
             table = self._outcomes.pop(search, None)
             if table is None:
                 table = {}
-                while len(self._outcomes) >= REMEMBERED_SEARCHES:
+                while len(self._outcomes) >= self.remembered_searches:
                     self._outcomes.popitem(last=False)
             self._outcomes[search] = table
             return table
