@@ -141,3 +141,33 @@ def test_split_walk_opens_a_subtree_that_holds_most_of_the_tree(tmp_path):
     sizes = [sum(1 for _ in _split_then_walk(walker, [u])) for u in units]
     assert max(sizes) < 100  # the 300 files of wide/ are spread over many units
     assert list(_split_then_walk(walker, units)) == list(walker.walk(None))
+
+
+def test_the_parent_works_too_and_failures_anywhere_come_back_in_order():
+    # With two workers the parent forks one child and runs batches itself: a failure in
+    # either surfaces as the same RuntimeError, after the results of the batches before it.
+    parent = os.getpid()
+    ran_in: set[int] = set()
+
+    def work(x):
+        ran_in.add(os.getpid())
+        return [(x, os.getpid() == parent)]
+
+    results = list(map_in_workers(list(range(4000)), work, 2, [False] * 4000))
+    assert [x for x, _ in results] == list(range(4000))
+    assert any(in_parent for _, in_parent in results)  # the parent took batches
+    assert not all(in_parent for _, in_parent in results)  # and so did the child
+
+    def fail_at_seven(x):
+        if x == 7:
+            raise ValueError("boom at seven")
+        return [x]
+
+    seen = []
+    with pytest.raises(RuntimeError, match="boom at seven"):
+        for x in map_in_workers(list(range(50)), fail_at_seven, 2, [True] * 50):
+            seen.append(x)
+    assert seen == list(range(7))  # every result before the failure, in order
+    # A single batch is the parent's own: its failure is reported the same way.
+    with pytest.raises(RuntimeError, match="boom at seven"):
+        list(map_in_workers([7], fail_at_seven, 2, [True]))

@@ -5,10 +5,10 @@ Threads do not help a pure-Python search (perf-study §5.5: the per-file work ho
 has walked the top of the tree into units (files, messages, and deferred subtrees that the
 workers walk themselves, perf-study §5.6), so every worker inherits the unit list and the
 compiled matcher copy-on-write. Batch numbers go into one pipe as 4-byte records, which a read
-takes atomically, so idle workers pull the next batch (dynamic load balancing); each worker
-writes its results, pickled and length-prefixed, to its own pipe. The parent buffers early
-batches and yields the results strictly in batch order, so the output is exactly the serial
-output.
+takes atomically, so idle workers pull the next batch (dynamic load balancing); each forked
+worker writes its results, pickled and length-prefixed, to its own pipe. The parent is a worker
+too, and between its own batches buffers what the others sent; it yields the results strictly
+in batch order, so the output is exactly the serial output.
 
 Only the command-line process uses this (see ``Invocation.may_fork``): forking a host that has
 threads is unsafe.
@@ -20,7 +20,6 @@ import os
 import pickle
 import selectors
 import struct
-import traceback
 from typing import Callable, Iterator, Sequence, TypeVar
 
 from shellfree.search.walk import Haystack, Subtree, WalkMessage, Walker
@@ -65,6 +64,19 @@ def _batches(heavy: Sequence[bool], workers: int) -> list[range]:
         size *= 2
 
 
+def _run_batch(items: Sequence[T], batch: range, work: Callable[[T], list]) -> tuple[int, object]:
+    """A batch's results, or the text of the traceback that stopped it."""
+    try:
+        results = []
+        for i in batch:
+            results.extend(work(items[i]))
+        return 0, results
+    except BaseException:  # reported in batch order, wherever it ran
+        import traceback  # only a failure needs it
+
+        return 1, traceback.format_exc()
+
+
 def _worker(
     items: Sequence[T], batches: list[range], work: Callable[[T], list], tasks: int, out: int
 ) -> None:
@@ -74,13 +86,8 @@ def _worker(
         if len(record) < _INDEX.size:
             return
         (index,) = _INDEX.unpack(record)
-        try:
-            results = []
-            for i in batches[index]:
-                results.extend(work(items[i]))
-            payload = pickle.dumps((index, results), 5)
-        except BaseException:  # report any failure to the parent rather than dying silently
-            payload = pickle.dumps((index, traceback.format_exc()), 5)
+        failed, results = _run_batch(items, batches[index], work)
+        payload = pickle.dumps((index, results if not failed else str(results)), 5)
         view = memoryview(_FRAME.pack(len(payload)) + payload)
         while view:
             written = os.write(out, view)
@@ -90,9 +97,15 @@ def _worker(
 def map_in_workers(
     items: Sequence[T], work: Callable[[T], list[R]], workers: int, heavy: Sequence[bool]
 ) -> Iterator[R]:
-    """The results of ``work(item)`` (a list each) for every item, computed in *workers*
-    forked processes and yielded in the order of *items*; ``heavy[i]`` marks an item that gets
-    a batch of its own. A worker's exception is re-raised in the parent as RuntimeError."""
+    """The results of ``work(item)`` (a list each) for every item, computed by *workers*
+    processes and yielded in the order of *items*; ``heavy[i]`` marks an item that gets a
+    batch of its own. A worker's exception is re-raised in the parent as RuntimeError.
+
+    The parent is one of the workers: it forks ``workers - 1`` children and pulls batches
+    from the same task pipe, reading what the children sent between two of its own batches.
+    A parent that only waited would leave a core idle (or cost a fork more) for the little
+    work of merging the results.
+    """
     if not items:
         return
     batches = _batches(heavy, workers)
@@ -100,8 +113,9 @@ def map_in_workers(
     os.write(task_write, b"".join(_INDEX.pack(i) for i in range(len(batches))))
     os.close(task_write)
     pipes: dict[int, int] = {}  # read end -> pid
-    for _ in range(min(workers, len(batches))):
+    for _ in range(min(workers, len(batches)) - 1):
         read_end, write_end = os.pipe()
+        _widen(write_end)
         pid = os.fork()
         if pid == 0:  # child
             status = 0
@@ -117,11 +131,24 @@ def map_in_workers(
                 os._exit(status)
         os.close(write_end)
         pipes[read_end] = pid
-    os.close(task_read)
-    yield from _collect(pipes, len(batches))
+    yield from _collect(pipes, batches, lambda batch: _run_batch(items, batch, work), task_read)
 
 
-def _collect(pipes: dict[int, int], count: int) -> Iterator:
+def _widen(fd: int) -> None:
+    """Give a result pipe 1 MiB where the system allows it (Linux): the parent reads results
+    only between its own batches, and a child whose results fill the pipe waits until then."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)  # type: ignore[attr-defined]
+    except (ImportError, AttributeError, OSError):
+        pass  # another system, or a lower limit: the default pipe only means more waiting
+
+
+def _collect(
+    pipes: dict[int, int], batches: list[range], run_batch: Callable, tasks: int
+) -> Iterator:
+    count = len(batches)
     selector = selectors.DefaultSelector()
     buffers: dict[int, bytearray] = {}
     for fd in pipes:
@@ -129,6 +156,7 @@ def _collect(pipes: dict[int, int], count: int) -> Iterator:
         buffers[fd] = bytearray()
     done: dict[int, object] = {}
     next_index = 0
+    tasks_left = True
     try:
         while next_index < count:
             if next_index in done:
@@ -138,9 +166,24 @@ def _collect(pipes: dict[int, int], count: int) -> Iterator:
                 yield from result  # type: ignore[misc]
                 next_index += 1
                 continue
+            timeout = None
+            if tasks_left:
+                # The task pipe was filled before any fork and its write end is closed: a
+                # read returns a batch number or end of file, never blocks.
+                record = os.read(tasks, _INDEX.size)
+                if len(record) == _INDEX.size:
+                    (index,) = _INDEX.unpack(record)
+                    failed, results = run_batch(batches[index])
+                    done[index] = results if not failed else str(results)
+                    timeout = 0  # only take what the children have sent meanwhile
+                else:
+                    tasks_left = False
+                    continue
             if not selector.get_map():
+                if timeout == 0:
+                    continue
                 raise RuntimeError("search workers exited before finishing their batches")
-            for key, _ in selector.select():
+            for key, _ in selector.select(timeout):
                 fd = key.fd
                 chunk = os.read(fd, 1 << 20)
                 if not chunk:
@@ -157,6 +200,7 @@ def _collect(pipes: dict[int, int], count: int) -> Iterator:
                     done[index] = result
     finally:
         selector.close()
+        os.close(tasks)
         for fd, pid in pipes.items():
             os.close(fd)
             try:
