@@ -9,9 +9,9 @@ process cuts the file at newlines and searches the ranges in parallel.
 Each process reads its own range with ``pread`` and searches it as a file of its own, with
 line numbers and byte offsets counted from the range's start. The count of lines before a
 range is the one thing a range cannot know by itself; it is passed down a chain: the first
-range's process sends "lines before my range + lines in my range" to the next, which forwards
-its own sum, so no range is counted twice and each process waits only for the previous
-range's search. The parent searches the first range and writes nothing until every range has
+range's process counts its newlines as soon as it has read them and sends the count to the
+next, which adds its own and forwards the sum, so each range knows its first line number
+before it searches (a literal search prints its lines directly, search/plain_literal.py). The parent searches the first range and writes nothing until every range has
 reported; a range that cannot be searched alone (a NUL byte, which makes the whole file
 binary; a regex timeout; a byte-order mark) sends the file back to the serial search, which
 then gives rg's exact output for it.
@@ -25,7 +25,8 @@ import stat
 import struct
 import sys
 
-from shellfree.search.searcher import BINARY_NONE, FileResult, SearchTimeout, search_bytes
+from shellfree.search.plain_literal import plain_literal_lines
+from shellfree.search.searcher import BINARY_NONE, SearchTimeout, exact_literals, search_bytes
 
 __all__ = ["SPLIT_MIN_BYTES", "search_split", "split_ranges"]
 
@@ -93,38 +94,94 @@ class _Unsplittable(Exception):
     """This range cannot be searched on its own; the file goes back to the serial search."""
 
 
-def _search_range(fd: int, start: int, end: int, matcher, config) -> tuple[FileResult, int]:
-    """A range's search result (line numbers and offsets from the range's start) and the
-    number of newlines in the range."""
+def _load_range(fd: int, start: int, end: int, config) -> bytes:
+    """A range's bytes, if the range can be searched on its own."""
     data = _pread_all(fd, start, end - start)
     if config.binary != BINARY_NONE and data.find(b"\0") >= 0:
         raise _Unsplittable("binary data")
     if data.startswith(_BOMS):
         raise _Unsplittable("a byte-order mark starts the range")
+    return data
+
+
+def _fused_plan(command, matcher, config, shown: bytes) -> tuple | None:
+    """(literals, lead) when the ranges' lines are printed by the fused literal search
+    (search/plain_literal.py), which needs each range's first line number before it starts;
+    None when the general search runs first and its line numbers are shifted afterwards."""
+    printer = command.standard
+    if printer is None or not command.plain_search or config.binary == BINARY_NONE:
+        return None
+    literals = exact_literals(matcher)
+    lead = printer.plain_match_lead(shown) if literals else None
+    return None if lead is None else (literals, lead)
+
+
+def _search_range(matcher, config, data: bytes) -> tuple:
+    """The general search of a range: its result, and the number of newlines in the range
+    (the search counted them up to its last line; only the rest is counted here)."""
     try:
         result = search_bytes(data, matcher, config)
     except (TimeoutError, SearchTimeout):
         raise _Unsplittable("regex timeout") from None
-    lines = result.lines
-    if lines:
-        # The search counted newlines up to its last line; count only the rest.
-        last = lines[-1]
-        newlines = last.number - 1 + data.count(b"\n", last.offset)
-    else:
-        newlines = data.count(b"\n")
-    return result, newlines
+    if result.lines:
+        last = result.lines[-1]
+        return result, last.number - 1 + data.count(b"\n", last.offset)
+    return result, data.count(b"\n")
 
 
-def _render(command, shown: bytes, result: FileResult, start: int, base: int) -> tuple:
-    """What a range contributes: (matched, printed bytes, matched lines, matches)."""
-    if command.standard is None:
+def _render(command, shown: bytes, result, start: int, base: int) -> tuple:
+    """What a range's general search result contributes: (matched, printed bytes, matched
+    lines, matches), its lines renumbered from *base* lines before the range at *start*."""
+    printer = command.standard
+    if printer is None:
         return (result.has_match, b"", result.matched_lines, result.matches)
     if start:
         for line in result.lines:
             line.number += base
             line.offset += start
-    chunk = command.standard.print_file(shown, result)
-    return (result.has_match and command.standard.last_matched, chunk, 0, 0)
+    chunk = printer.print_file(shown, result)
+    return (result.has_match and printer.last_matched, chunk, 0, 0)
+
+
+def _search_and_render(command, matcher, config, shown: bytes, data: bytes, start: int,
+                       base_in, base_out: int | None) -> tuple | None:
+    """One range, from its bytes to what it contributes; *base_in* gives the number of lines
+    before it (a callable for the first range, a pipe for the others) and *base_out* takes
+    the number before the next one. None when a previous range failed."""
+    plan = _fused_plan(command, matcher, config, shown)
+    if plan is not None:
+        # Count first: the fused search prints line numbers as it goes.
+        base = _pass_base(base_in, base_out, data.count(b"\n") if base_out is not None else 0)
+        if base is None:
+            return None
+        options = command.standard.options
+        lines = plain_literal_lines(data, plan[0], plan[1], options.line_number,
+                                    options.max_columns, first_line=base + 1)
+        if lines is not None:
+            return (bool(lines), b"".join(lines), 0, 0)
+        result, _ = _search_range(matcher, config, data)  # a long line: the printer's way
+        return _render(command, shown, result, start, base)
+    # Search first: the previous range is searching meanwhile; renumber afterwards.
+    result, newlines = _search_range(matcher, config, data)
+    base = _pass_base(base_in, base_out, newlines)
+    if base is None:
+        return None
+    return _render(command, shown, result, start, base)
+
+
+def _pass_base(base_in, base_out: int | None, newlines: int) -> int | None:
+    """The number of lines before this range (from *base_in*), after forwarding the number
+    before the next range to *base_out*; None when the chain broke."""
+    if callable(base_in):
+        base = base_in()
+    else:
+        record = os.read(base_in, _COUNT.size)
+        if len(record) < _COUNT.size:
+            return None
+        (base,) = _COUNT.unpack(record)
+    if base_out is not None:
+        _write_all(base_out, _COUNT.pack(base + newlines))
+    return base
 
 
 def _read_to_end(fd: int) -> bytes:
@@ -144,19 +201,16 @@ def _write_all(fd: int, data: bytes) -> None:
 
 def _child(command, matcher, config, shown: bytes, fd: int, span: tuple[int, int],
            base_in: int, base_out: int | None, out: int) -> None:
-    """Body of the worker for one range after the first."""
+    """Body of the worker for one range after the first. Leaving without a frame sends the
+    file back to the serial search; exiting closes *base_out*, which ends the chain."""
     start, end = span
     try:
-        result, newlines = _search_range(fd, start, end, matcher, config)
+        data = _load_range(fd, start, end, config)
+        part = _search_and_render(command, matcher, config, shown, data, start, base_in, base_out)
     except _Unsplittable:
-        return  # no frame: the parent falls back; exiting closes base_out, which ends the chain
-    record = os.read(base_in, _COUNT.size)
-    if len(record) < _COUNT.size:
-        return  # a previous range could not be searched alone
-    (base,) = _COUNT.unpack(record)
-    if base_out is not None:
-        _write_all(base_out, _COUNT.pack(base + newlines))
-    _write_all(out, pickle.dumps(_render(command, shown, result, start, base), 5))
+        return
+    if part is not None:
+        _write_all(out, pickle.dumps(part, 5))
 
 
 def search_split(command, matcher, config, path: str | bytes, shown: bytes, workers: int,
@@ -225,14 +279,14 @@ def _run(command, matcher, config, shown: bytes, fd: int, ranges: list[tuple[int
     chain = bases[1][1] if count > 1 else None
     try:
         try:
-            result, newlines = _search_range(fd, *ranges[0], matcher, config)
+            data = _load_range(fd, *ranges[0], config)
+            part = _search_and_render(command, matcher, config, shown, data, 0, lambda: 0, chain)
         except _Unsplittable:
             return None
         if chain is not None:
-            _write_all(chain, _COUNT.pack(newlines))
             os.close(chain)
             chain = None
-        parts = [_render(command, shown, result, 0, 0)]
+        parts = [part]
         for k in range(1, count):
             frame = _read_to_end(outs[k][0])
             if not frame:

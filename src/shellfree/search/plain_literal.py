@@ -24,15 +24,17 @@ def plain_literal_lines(
     lead: bytes,
     numbered: bool,
     max_columns: int | None = None,
+    first_line: int = 1,
 ) -> list[bytes] | None:
     """The printed lines of *data* that hold one of *literals* (non-empty), each as
-    ``lead [N:] line`` ending in "\\n"; None when a line is longer than *max_columns*."""
+    ``lead [N:] line`` ending in "\\n" (*data*'s first line is number *first_line*); None
+    when a line is longer than *max_columns*."""
     out: list[bytes] = []
     append = out.append
     find, rfind, count = data.find, data.rfind, data.count
     end = len(data)
     limit = max_columns or end + 1  # a line's length with its terminator, as the printer counts
-    line_no, counted = 1, 0
+    line_no, counted = first_line, 0
     single = len(literals) == 1
     literal = literals[0]
     # Each literal's next occurrence is remembered until the scan passes it (see
