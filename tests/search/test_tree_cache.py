@@ -361,9 +361,9 @@ class TestOutcomes:
         calls: list[bytes] = []
         original = _Search._judge
 
-        def judge(self, haystack, shown, data, matcher):
+        def judge(self, haystack, shown, data):
             calls.append(haystack.path)
-            return original(self, haystack, shown, data, matcher)
+            return original(self, haystack, shown, data)
 
         monkeypatch.setattr(_Search, "_judge", judge)
         return calls

@@ -194,10 +194,12 @@ class _Search:
         out: "Invocation",
         paths: list[bytes],
         use_stdin: bool,
+        matcher,
         walk: WalkOptions | None = None,
-        multiline: bool = False,
     ):
         self.args = args
+        self.matcher = matcher
+        multiline = matcher.multiline
         self.out = out
         self.mode = _mode(args)
         context = self.mode in ("standard", "json")
@@ -283,19 +285,21 @@ class _Search:
         self.outcomes: dict | None = None
         # Modes where a file without a match prints nothing and counts for nothing (not -L,
         # not --json's statistics, not --include-zero's zero counts, not -v's other lines).
-        self.absence_proves_nothing = not args.invert and (
+        absence_proves_nothing = not args.invert and (
             self.mode in ("standard", "files_with_matches")
             or (self.mode in ("count", "count_matches") and not args.include_zero)
         )
-        self._absence: tuple[object, object] | None = None
-        # The fused literal search (search/plain_literal.py) needs a search whose lines are
-        # independent and all printed; the printer has its own conditions (plain_match_lead).
-        self.plain_search = (
+        # A file holding none of the pattern's required literals is proven empty by one scan.
+        self.absent = absence_test(matcher) if absence_proves_nothing else None
+        # The fused literal search (search/plain_literal.py) needs an exact-literal pattern
+        # and a search whose lines are independent and all printed; the printer has its own
+        # conditions (plain_match_lead).
+        plain_search = (
             self.standard is not None
             and not (before or after or args.invert or args.max_count is not None)
             and not self.config.stop_at_first
         )
-        self._plain_literals: tuple[object, object] | None = None
+        self.plain_literals = exact_literals(matcher) if plain_search else None
         self.matched_any = False
         self.searched_any = False
         self.printed_before = False
@@ -315,7 +319,7 @@ class _Search:
             return BINARY_CONVERT
         return BINARY_QUIT
 
-    def evaluate(self, haystack: Haystack, matcher, stdin: BinaryIO | None) -> Outcome:
+    def evaluate(self, haystack: Haystack, stdin: BinaryIO | None) -> Outcome:
         """Search one file and render what rg prints for it, without writing anything.
 
         Pure with respect to the run's state (except --json statistics), so forked workers can
@@ -348,25 +352,22 @@ class _Search:
                 data = _read(path, is_stdin, stdin)
         except OSError as err:
             return Outcome(errors=(f"{os.fsdecode(shown)}: {os_error_text(err)}",))
-        outcome = self._judge(haystack, shown, data, matcher)
+        outcome = self._judge(haystack, shown, data)
         if table is not None and not is_stdin:
             self.contents.remember(
                 table, (path, haystack.explicit), None if outcome.errors else signature, outcome
             )
         return outcome
 
-    def _judge(self, haystack: Haystack, shown: bytes, data: bytes, matcher) -> Outcome:
+    def _judge(self, haystack: Haystack, shown: bytes, data: bytes) -> Outcome:
         """What rg prints for a file of content *data*, shown as *shown*."""
         args = self.args
+        matcher = self.matcher
         is_stdin = haystack.explicit and haystack.path == b"-"
-        if self.absence_proves_nothing:
-            if self._absence is None or self._absence[0] is not matcher:
-                self._absence = (matcher, absence_test(matcher))
-            absent = self._absence[1]
-            if absent is not None and absent(data):
-                return _SEARCHED_NOTHING
-        if self.plain_search:
-            outcome = self._plain_outcome(shown, data, matcher)
+        if self.absent is not None and self.absent(data):
+            return _SEARCHED_NOTHING
+        if self.plain_literals is not None:
+            outcome = self._plain_outcome(shown, data)
             if outcome is not None:
                 return outcome
         binary = self.binary_mode(haystack.explicit)
@@ -419,21 +420,25 @@ class _Search:
             searched=True, matched=file_matched, chunk=chunk, starts_with_line=starts_with_line
         )
 
-    def _plain_outcome(self, shown: bytes, data: bytes, matcher) -> Outcome | None:
-        """A file's outcome through the fused literal search, or None when it takes the
-        general path (not an exact-literal pattern, binary data, a BOM, a long line)."""
-        if self._plain_literals is None or self._plain_literals[0] is not matcher:
-            self._plain_literals = (matcher, exact_literals(matcher))
-        literals = self._plain_literals[1]
-        if literals is None or data.find(b"\0") >= 0 or data.startswith(_BOMS):
+    def plain_plan(self, shown: bytes) -> tuple[tuple[bytes, ...], bytes] | None:
+        """(literals, lead) when the lines of the file shown as *shown* are printed by the
+        fused literal search (search/plain_literal.py), else None."""
+        if self.plain_literals is None:
             return None
         assert self.standard is not None
         lead = self.standard.plain_match_lead(shown)
-        if lead is None:
+        return None if lead is None else (self.plain_literals, lead)
+
+    def _plain_outcome(self, shown: bytes, data: bytes) -> Outcome | None:
+        """A file's outcome through the fused literal search, or None when it takes the
+        general path (binary data, a BOM, a long line, options the printer adds to)."""
+        plan = self.plain_plan(shown)
+        if plan is None or data.find(b"\0") >= 0 or data.startswith(_BOMS):
             return None
+        assert self.standard is not None
         options = self.standard.options
         lines = plain_literal_lines(
-            data, literals, lead, options.line_number, options.max_columns  # type: ignore[arg-type]
+            data, plan[0], plan[1], options.line_number, options.max_columns  # type: ignore[arg-type]
         )
         if lines is None:
             return None
@@ -441,14 +446,15 @@ class _Search:
             return _SEARCHED_NOTHING
         return Outcome(searched=True, matched=True, chunk=b"".join(lines))
 
-    def evaluate_split(self, path_arg: bytes, matcher, workers: int) -> Outcome | None:
+    def evaluate_split(self, path_arg: bytes, workers: int) -> Outcome | None:
         """The outcome of one explicit large file searched in ranges by forked workers
         (:mod:`shellfree.rgcli.split_file`), or None when it is searched serially."""
         from shellfree.rgcli.split_file import search_split
 
         config = self._config(self.binary_mode(True), self.mmap)
         found = search_split(
-            self, matcher, config, self.out.fs(path_arg), path_arg, workers, self.skip_identity
+            self, self.matcher, config, self.out.fs(path_arg), path_arg, workers,
+            self.skip_identity
         )
         if found is None:
             return None
@@ -515,7 +521,7 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
         matcher = _compile(args, patterns)
     except PatternError as err:
         return out.fatal(str(err))
-    command = _Search(args, out, paths, use_stdin, options, multiline=matcher.multiline)
+    command = _Search(args, out, paths, use_stdin, matcher, options)
     if command.contents is not None and command.json is None:
         # Everything besides a file's content that decides what this search prints for it.
         search_key = (out.cwd, repr(args), tuple(patterns), command.skip_identity)
@@ -527,7 +533,7 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
 
         out.stdout.flush()  # nothing buffered may be duplicated into the workers
         results = walk_in_workers(
-            walker, roots, workers, lambda h: _compact(command.evaluate(h, matcher, None))
+            walker, roots, workers, lambda h: _compact(command.evaluate(h, None))
         )
         if results is not None:
             for result in results:
@@ -540,14 +546,14 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
         split_workers = file_split_workers(args, out)
         if split_workers > 1:
             out.stdout.flush()  # nothing buffered may be duplicated into the workers
-            outcome = command.evaluate_split(paths[0], matcher, split_workers)
+            outcome = command.evaluate_split(paths[0], split_workers)
             if outcome is not None:
                 command.emit(outcome)
                 return command.finish(implicit_root=False)
     for event in walker.walk(roots):
         if isinstance(event, WalkMessage):
             out.message(event.text, error=event.is_error)
-        elif not command.emit(command.evaluate(event, matcher, stdin)):
+        elif not command.emit(command.evaluate(event, stdin)):
             break
     return command.finish(implicit_root=not paths and not use_stdin)
 

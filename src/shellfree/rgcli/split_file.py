@@ -26,7 +26,7 @@ import struct
 import sys
 
 from shellfree.search.plain_literal import plain_literal_lines
-from shellfree.search.searcher import BINARY_NONE, SearchTimeout, exact_literals, search_bytes
+from shellfree.search.searcher import BINARY_NONE, SearchTimeout, search_bytes
 
 __all__ = ["SPLIT_MIN_BYTES", "search_split", "split_ranges"]
 
@@ -104,16 +104,14 @@ def _load_range(fd: int, start: int, end: int, config) -> bytes:
     return data
 
 
-def _fused_plan(command, matcher, config, shown: bytes) -> tuple | None:
+def _fused_plan(command, config, shown: bytes) -> tuple | None:
     """(literals, lead) when the ranges' lines are printed by the fused literal search
     (search/plain_literal.py), which needs each range's first line number before it starts;
-    None when the general search runs first and its line numbers are shifted afterwards."""
-    printer = command.standard
-    if printer is None or not command.plain_search or config.binary == BINARY_NONE:
+    None when the general search runs first and its line numbers are shifted afterwards
+    (also under -a, where a range may hold NUL bytes the fused search does not print)."""
+    if config.binary == BINARY_NONE:
         return None
-    literals = exact_literals(matcher)
-    lead = printer.plain_match_lead(shown) if literals else None
-    return None if lead is None else (literals, lead)
+    return command.plain_plan(shown)
 
 
 def _search_range(matcher, config, data: bytes) -> tuple:
@@ -148,7 +146,7 @@ def _search_and_render(command, matcher, config, shown: bytes, data: bytes, star
     """One range, from its bytes to what it contributes; *base_in* gives the number of lines
     before it (a callable for the first range, a pipe for the others) and *base_out* takes
     the number before the next one. None when a previous range failed."""
-    plan = _fused_plan(command, matcher, config, shown)
+    plan = _fused_plan(command, config, shown)
     if plan is not None:
         # Count first: the fused search prints line numbers as it goes.
         base = _pass_base(base_in, base_out, data.count(b"\n") if base_out is not None else 0)
