@@ -19,7 +19,14 @@ from hypothesis import strategies as st
 from shellfree.search.pattern import PatternOptions, compile_patterns
 from shellfree.search.plain_literal import plain_literal_lines
 from shellfree.search.printer import PrintOptions, StandardPrinter
-from shellfree.search.searcher import SearchConfig, absence_test, exact_literals, search_bytes
+from shellfree.search.searcher import (
+    SearchConfig,
+    absence_test,
+    exact_literals,
+    fused_literals,
+    line_confirmer,
+    search_bytes,
+)
 from tests.search.test_rg_search import same
 
 PIECES = [b"a", b"b", b"ab", b"ba", b" ", b"\n", b"\r\n", b"\xff", b"\xc3\xa9", b"xyz"]
@@ -61,6 +68,40 @@ def test_fused_literal_search_prints_what_the_general_path_prints(
         )
     else:
         assert b"".join(lines) == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    data=data_strategy,
+    patterns=st.sampled_from([["a\\w"], ["\\bab"], ["b a|xyz\\b"], ["é\\w*"], ["ab$"], ["^ba"],
+                              ["a", "b\\s"], ["ab"], ["x.z"]]),
+    word=st.booleans(),
+    line=st.booleans(),
+    line_number=st.booleans(),
+    max_columns=st.sampled_from([None, 8]),
+)
+def test_fused_search_with_a_confirming_regex_prints_what_the_general_path_prints(
+    data, patterns, word, line, line_number, max_columns
+):
+    matcher = compile_patterns(patterns, PatternOptions(word=word, line=line))
+    fused = fused_literals(matcher)
+    if fused is None:
+        return  # no required literal: never fused
+    literals, exact = fused
+    printer = StandardPrinter(PrintOptions(line_number=line_number, max_columns=max_columns))
+    expected = printer.print_file(b"f", search_bytes(data, matcher, SearchConfig()))
+    confirm = None if exact else line_confirmer(data, matcher, None)
+    lines = plain_literal_lines(data, literals, b"", line_number, max_columns, confirm=confirm)
+    if lines is not None:
+        assert b"".join(lines) == expected
+    else:
+        assert max_columns is not None
+
+
+def test_inner_literals_are_fused_with_a_confirming_regex():
+    fused = fused_literals(compile_patterns(["\\w+Error"], PatternOptions()))
+    assert fused == ((b"Error",), False)
+    assert fused_literals(compile_patterns(["\\AError"], PatternOptions())) is None  # \A: per line
 
 
 @pytest.mark.parametrize(
@@ -140,7 +181,8 @@ def edge_tree(isolated):
      ["-n", "TODO|FIXME"], ["-n", "-e", "needle", "-e", "TODO"], ["-c", "needle"],
      ["-l", "needle"], ["-L", "needle"], ["-c", "--include-zero", "needle"],
      ["-n", "-i", "NEEDLE"], ["-n", "-v", "needle"], ["--json", "needle"], ["-q", "zzz"],
-     ["-n", "--crlf", "needle"], ["--column", "needle"], ["-n", "-a", "needle"]],
+     ["-n", "--crlf", "needle"], ["--column", "needle"], ["-n", "-a", "needle"],
+     ["-n", "\\w+dle"], ["-n", "-w", "needle"], ["-H", "-n", "ne\\w*"], ["-n", "-M", "20", "x+ ne"]],
 )
 def test_the_command_with_its_shortcuts_prints_what_rg_prints(edge_tree, reference_rg, args):
     same(reference_rg, args)

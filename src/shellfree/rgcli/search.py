@@ -28,7 +28,8 @@ from shellfree.search.searcher import (
     SearchConfig,
     SearchTimeout,
     absence_test,
-    exact_literals,
+    fused_literals,
+    line_confirmer,
     search_bytes,
 )
 from shellfree.search.tree_cache import read_whole
@@ -299,7 +300,7 @@ class _Search:
             and not (before or after or args.invert or args.max_count is not None)
             and not self.config.stop_at_first
         )
-        self.plain_literals = exact_literals(matcher) if plain_search else None
+        self.plain_fused = fused_literals(matcher) if plain_search else None
         self.matched_any = False
         self.searched_any = False
         self.printed_before = False
@@ -366,8 +367,11 @@ class _Search:
         is_stdin = haystack.explicit and haystack.path == b"-"
         if self.absent is not None and self.absent(data):
             return _SEARCHED_NOTHING
-        if self.plain_literals is not None:
-            outcome = self._plain_outcome(shown, data)
+        if self.plain_fused is not None:
+            try:
+                outcome = self._plain_outcome(shown, data)
+            except (TimeoutError, SearchTimeout):
+                return _timed_out(shown)
             if outcome is not None:
                 return outcome
         binary = self.binary_mode(haystack.explicit)
@@ -376,13 +380,7 @@ class _Search:
         try:
             result = search_bytes(data, matcher, config)
         except (TimeoutError, SearchTimeout):
-            return Outcome(
-                searched=True,
-                errors=(
-                    f"{os.fsdecode(shown)}: regex search took longer than "
-                    f"{REGEX_TIMEOUT_SECONDS:g}s; the pattern backtracks catastrophically",
-                ),
-            )
+            return _timed_out(shown)
         if self.json is not None:
             elapsed = time.perf_counter() - file_started
             chunk = self.json.print_file(shown, result, elapsed)
@@ -420,14 +418,15 @@ class _Search:
             searched=True, matched=file_matched, chunk=chunk, starts_with_line=starts_with_line
         )
 
-    def plain_plan(self, shown: bytes) -> tuple[tuple[bytes, ...], bytes] | None:
-        """(literals, lead) when the lines of the file shown as *shown* are printed by the
-        fused literal search (search/plain_literal.py), else None."""
-        if self.plain_literals is None:
+    def plain_plan(self, shown: bytes) -> tuple[tuple[bytes, ...], bytes, bool] | None:
+        """(literals, lead, exact) when the lines of the file shown as *shown* are printed by
+        the fused literal search (search/plain_literal.py; *exact*: no regex confirms a line
+        that holds a literal), else None."""
+        if self.plain_fused is None:
             return None
         assert self.standard is not None
         lead = self.standard.plain_match_lead(shown)
-        return None if lead is None else (self.plain_literals, lead)
+        return None if lead is None else (self.plain_fused[0], lead, self.plain_fused[1])
 
     def _plain_outcome(self, shown: bytes, data: bytes) -> Outcome | None:
         """A file's outcome through the fused literal search, or None when it takes the
@@ -437,8 +436,11 @@ class _Search:
             return None
         assert self.standard is not None
         options = self.standard.options
+        literals, lead, exact = plan
+        confirm = None if exact else line_confirmer(data, self.matcher, self.config.timeout)
         lines = plain_literal_lines(
-            data, plan[0], plan[1], options.line_number, options.max_columns  # type: ignore[arg-type]
+            data, literals, lead, options.line_number, options.max_columns,  # type: ignore[arg-type]
+            confirm=confirm,
         )
         if lines is None:
             return None
@@ -559,6 +561,16 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
 
 
 _SEARCHED_NOTHING = Outcome(searched=True)
+
+
+def _timed_out(shown: bytes) -> Outcome:
+    return Outcome(
+        searched=True,
+        errors=(
+            f"{os.fsdecode(shown)}: regex search took longer than "
+            f"{REGEX_TIMEOUT_SECONDS:g}s; the pattern backtracks catastrophically",
+        ),
+    )
 
 
 def _compact(outcome: Outcome) -> Outcome | None:

@@ -26,7 +26,7 @@ import struct
 import sys
 
 from shellfree.search.plain_literal import plain_literal_lines
-from shellfree.search.searcher import BINARY_NONE, SearchTimeout, search_bytes
+from shellfree.search.searcher import BINARY_NONE, SearchTimeout, line_confirmer, search_bytes
 
 __all__ = ["SPLIT_MIN_BYTES", "search_split", "split_ranges"]
 
@@ -105,7 +105,7 @@ def _load_range(fd: int, start: int, end: int, config) -> bytes:
 
 
 def _fused_plan(command, config, shown: bytes) -> tuple | None:
-    """(literals, lead) when the ranges' lines are printed by the fused literal search
+    """(literals, lead, exact) when the ranges' lines are printed by the fused literal search
     (search/plain_literal.py), which needs each range's first line number before it starts;
     None when the general search runs first and its line numbers are shifted afterwards
     (also under -a, where a range may hold NUL bytes the fused search does not print)."""
@@ -153,8 +153,14 @@ def _search_and_render(command, matcher, config, shown: bytes, data: bytes, star
         if base is None:
             return None
         options = command.standard.options
-        lines = plain_literal_lines(data, plan[0], plan[1], options.line_number,
-                                    options.max_columns, first_line=base + 1)
+        literals, lead, exact = plan
+        try:
+            confirm = None if exact else line_confirmer(data, matcher, config.timeout)
+            lines = plain_literal_lines(data, literals, lead, options.line_number,
+                                        options.max_columns, first_line=base + 1,
+                                        confirm=confirm)
+        except (TimeoutError, SearchTimeout):
+            raise _Unsplittable("regex timeout") from None
         if lines is not None:
             return (bool(lines), b"".join(lines), 0, 0)
         result, _ = _search_range(matcher, config, data)  # a long line: the printer's way

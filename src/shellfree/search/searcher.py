@@ -332,15 +332,34 @@ def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":
     return None
 
 
-def exact_literals(matcher: MatcherLike) -> tuple[bytes, ...] | None:
-    """The non-empty byte literals of a line-by-line pattern every occurrence of which is a
-    match (a literal or an alternation of literals, case-sensitive, no -w/-x), or None."""
+def fused_literals(matcher: MatcherLike) -> tuple[tuple[bytes, ...], bool] | None:
+    """(literals, exact) for a line-by-line pattern whose matching lines can be found from
+    its required non-empty byte literals: every line holding one matches when *exact* (a
+    literal or an alternation of literals, case-sensitive, no -w/-x), else the regex confirms
+    it (:func:`line_confirmer`). None for a pattern without them, or with ``\\A``/``\\z``
+    (which anchor to each line's own text, so every line is searched)."""
     if matcher.matches_nothing or matcher.can_match_newline or getattr(matcher, "whole_text", False):
         return None
     prepared = _prepare(matcher)
-    if not prepared.exact or not prepared.literals or not all(prepared.literals):
+    if not prepared.literals or not all(prepared.literals):
         return None
-    return prepared.literals
+    if not prepared.exact and prepared.text_anchors:
+        return None
+    return prepared.literals, prepared.exact
+
+
+def exact_literals(matcher: MatcherLike) -> tuple[bytes, ...] | None:
+    """The literals of :func:`fused_literals` when every line holding one matches, else None."""
+    fused = fused_literals(matcher)
+    return fused[0] if fused is not None and fused[1] else None
+
+
+def line_confirmer(
+    data: bytes, matcher: MatcherLike, timeout: float | None
+) -> Callable[[int, int, bool], bool]:
+    """``confirm(start, end, look_back)``: whether the regex matches the line ``data[start:end]``
+    as rg's line search does (see _Lines.line_matches). May raise SearchTimeout."""
+    return _Lines(data, len(data), matcher, timeout).line_matches
 
 
 class _Lines:
