@@ -243,3 +243,23 @@ def test_a_preview_segments_only_a_prefix_and_gets_the_same_clusters(pieces, inv
     whole = regex.findall(r"\X", content.decode("utf-8", "surrogateescape"))
     expected = "".join(whole[:count]).encode("utf-8", "surrogateescape")
     assert first_graphemes(content, count) == expected
+
+
+def test_byte_ranks_order_every_byte_once_with_upper_case_rarer_than_lower_case():
+    from shellfree.search.byte_ranks import RANKS
+
+    assert sorted(RANKS) == list(range(256))
+    assert RANKS[ord("X")] < RANKS[ord("x")] and RANKS[ord("e")] > RANKS[ord("q")]
+    assert max(range(256), key=RANKS.__getitem__) == ord(" ")
+
+
+@pytest.mark.parametrize("data, absent", [
+    (b"no capital letters here\n", True),       # no 'X', 'K', 'D': each literal skipped by memchr
+    (b"X K D but none of the words\n", True),  # the rare bytes occur: the literals are searched
+    (b"a HACK\n", False),
+    (b"XXX at the start", False),
+])
+def test_the_rare_byte_shortcut_never_hides_a_literal(data, absent):
+    matcher = compile_patterns(["TODO|FIXME|XXX|HACK"], PatternOptions())
+    assert absence_test(matcher)(data) is absent
+    assert bool(search_bytes(data, matcher, SearchConfig()).lines) is not absent
