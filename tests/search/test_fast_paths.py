@@ -263,3 +263,24 @@ def test_the_rare_byte_shortcut_never_hides_a_literal(data, absent):
     matcher = compile_patterns(["TODO|FIXME|XXX|HACK"], PatternOptions())
     assert absence_test(matcher)(data) is absent
     assert bool(search_bytes(data, matcher, SearchConfig()).lines) is not absent
+
+
+@settings(max_examples=200, deadline=None)
+@given(ranges=st.lists(
+    st.tuples(st.integers(0, 0x10FFFF), st.integers(0, 300)).map(lambda t: (t[0], min(t[0] + t[1], 0x10FFFF))),
+    min_size=1, max_size=6,
+))
+def test_an_explicit_set_is_emitted_exactly_without_the_full_probe(ranges):
+    import regex
+
+    from shellfree.search import regex_unicode as U
+
+    cls = U.chars(ranges)
+    if any(lo <= 0xDFFF and hi >= 0xD800 for lo, hi in cls.ranges):
+        return  # touches the surrogates: the full probe runs
+    compiled = regex.compile(U.emit(cls), regex.V1)
+    new_points = [lo for lo, _ in U._NEW[:50]] + [hi for _, hi in U._NEW[-50:]]
+    edges = [cp for lo, hi in cls.ranges for cp in (lo - 1, lo, hi, hi + 1)]
+    for cp in [*new_points, *edges, 0x0A, 0x0D, 0xD800, 0xDFFF]:
+        if 0 <= cp <= 0x10FFFF:
+            assert (compiled.fullmatch(chr(cp)) is not None) == U.contains(cls, cp), hex(cp)

@@ -345,7 +345,13 @@ def _hulled(ranges) -> str:
 def emit(cls) -> str:
     """A ``regex`` V1 set matching exactly the characters rg's class matches (see module doc)."""
     raw = _raw(cls)
-    probe = set(_expand(_NEW)) | set(_expand(SURROGATES)) | {0x0A, 0x0D}
+    if isinstance(cls, Chars) and not any(lo <= 0xDFFF and hi >= 0xD800 for lo, hi in cls.ranges):
+        # An explicit set away from the surrogates lists exactly its code points to regex too,
+        # whatever their Unicode version: only the line terminators are worth a probe (the
+        # full probe, ~4,800 code points, cost 6 ms of each case-insensitive search's start).
+        probe = {0x0A, 0x0D}
+    else:
+        probe = set(_expand(_NEW)) | set(_expand(SURROGATES)) | {0x0A, 0x0D}
     for p in _props(cls, []):
         probe.update(_expand(p.add))
         probe.update(_expand(p.remove))
