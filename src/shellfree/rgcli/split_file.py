@@ -32,7 +32,10 @@ __all__ = ["SPLIT_MIN_BYTES", "search_split", "split_ranges"]
 
 #: Below this size, a fork and the coordination cost more than half a search saves.
 SPLIT_MIN_BYTES = 32 << 20
-#: How far past a cut point the next newline may be; a longer line keeps the file whole.
+#: How far past a cut point the next newline may be; a longer line keeps the file whole. Kept
+#: at 1 MiB on purpose: a file of megabyte lines (minified code) prints megabytes per matching
+#: line, and passing them back from a worker cost more than the split saved (measured on 70 MB
+#: of 2 MB lines: 332 ms split, 262 ms whole).
 _CUT_WINDOW = 1 << 20
 _COUNT = struct.Struct("<Q")
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
@@ -62,17 +65,27 @@ def split_ranges(fd: int, size: int, parts: int) -> list[tuple[int, int]] | None
     newline (the last at *size*); None when a cut point has no newline within reach."""
     starts = [0]
     for k in range(1, parts):
-        at = size * k // parts
-        # From the byte before the cut point: a range may start right after a newline there.
-        window = os.pread(fd, _CUT_WINDOW, at - 1)
-        newline = window.find(b"\n")
-        if newline < 0:
-            return None
-        start = at + newline
-        if start <= starts[-1] or start >= size:
+        start = _next_line(fd, size * k // parts - 1)
+        if start is None or start <= starts[-1] or start >= size:
             return None
         starts.append(start)
     return list(zip(starts, starts[1:] + [size]))
+
+
+def _next_line(fd: int, at: int) -> int | None:
+    """Where the first line starting after byte *at* begins, looking at most _CUT_WINDOW
+    bytes ahead (in growing reads: most lines are short, minified ones megabytes long)."""
+    offset, step = at, 1 << 16
+    while offset - at < _CUT_WINDOW:
+        window = os.pread(fd, min(step, at + _CUT_WINDOW - offset), offset)
+        if not window:
+            return None
+        newline = window.find(b"\n")
+        if newline >= 0:
+            return offset + newline + 1
+        offset += len(window)
+        step *= 4
+    return None
 
 
 def _pread_all(fd: int, start: int, length: int) -> bytes:
