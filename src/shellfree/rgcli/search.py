@@ -17,6 +17,7 @@ from shellfree.rgcli.run import (
     walk_options,
     worker_count,
 )
+from shellfree.search.decode import BOMS
 from shellfree.search.errors import GlobError, os_error_text
 from shellfree.search.plain_literal import plain_literal_lines
 from shellfree.search.printer import PrintOptions, StandardPrinter, SummaryPrinter
@@ -183,7 +184,6 @@ class Outcome:
 
 
 _SKIPPED = Outcome()
-_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
 
 class _Search:
@@ -432,7 +432,7 @@ class _Search:
         """A file's outcome through the fused literal search, or None when it takes the
         general path (binary data, a BOM, a long line, options the printer adds to)."""
         plan = self.plain_plan(shown)
-        if plan is None or data.find(b"\0") >= 0 or data.startswith(_BOMS):
+        if plan is None or data.find(b"\0") >= 0 or data.startswith(BOMS):
             return None
         assert self.standard is not None
         options = self.standard.options

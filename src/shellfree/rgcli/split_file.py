@@ -6,15 +6,15 @@ line is printed. The file's lines are independent when nothing ties one line's o
 another's (no context, no -m, no multi-line match, no binary data), so the command-line
 process cuts the file at newlines and searches the ranges in parallel.
 
-Each process reads its own range with ``pread`` and searches it as a file of its own, with
-line numbers and byte offsets counted from the range's start. The count of lines before a
-range is the one thing a range cannot know by itself; it is passed down a chain: the first
-range's process counts its newlines as soon as it has read them and sends the count to the
-next, which adds its own and forwards the sum, so each range knows its first line number
-before it searches (a literal search prints its lines directly, search/plain_literal.py). The parent searches the first range and writes nothing until every range has
-reported; a range that cannot be searched alone (a NUL byte, which makes the whole file
-binary; a regex timeout; a byte-order mark) sends the file back to the serial search, which
-then gives rg's exact output for it.
+Each process reads its own range with ``pread`` and searches it as a file of its own. The
+count of lines before a range is the one thing a range cannot know by itself; it is passed down
+a chain of pipes: each range's process adds its own newlines to the count it receives and
+forwards the sum. A literal search (search/plain_literal.py) prints line numbers as it goes, so
+its ranges count their newlines first and search once they know their first line number; the
+general search searches first and renumbers its lines afterwards. The parent searches the first
+range and writes nothing until every range has reported; a range that cannot be searched alone
+(a NUL byte, which makes the whole file binary; a regex timeout; a byte-order mark) sends the
+file back to the serial search, which then gives rg's exact output for it.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import stat
 import struct
 import sys
 
+from shellfree.search.decode import BOMS
 from shellfree.search.plain_literal import plain_literal_lines
 from shellfree.search.searcher import BINARY_NONE, SearchTimeout, line_confirmer, search_bytes
 
@@ -38,7 +39,6 @@ SPLIT_MIN_BYTES = 32 << 20
 #: of 2 MB lines: 332 ms split, 262 ms whole).
 _CUT_WINDOW = 1 << 20
 _COUNT = struct.Struct("<Q")
-_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 _SPLIT_MODES = ("standard", "count", "count_matches")
 
 
@@ -112,7 +112,7 @@ def _load_range(fd: int, start: int, end: int, config) -> bytes:
     data = _pread_all(fd, start, end - start)
     if config.binary != BINARY_NONE and data.find(b"\0") >= 0:
         raise _Unsplittable("binary data")
-    if data.startswith(_BOMS):
+    if data.startswith(BOMS):
         raise _Unsplittable("a byte-order mark starts the range")
     return data
 
@@ -252,7 +252,7 @@ def search_split(command, matcher, config, path: str | bytes, shown: bytes, work
         return None
     try:
         size = os.fstat(fd).st_size
-        if os.pread(fd, 3, 0).startswith(_BOMS):
+        if os.pread(fd, 3, 0).startswith(BOMS):
             return None  # the serial search decodes or strips it
         ranges = split_ranges(fd, size, workers)
         if ranges is None:
