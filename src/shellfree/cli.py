@@ -9,11 +9,16 @@ source checkout and writes a report.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
+
+# argparse and pathlib load only for the subcommands that use them: ``shellfree rg`` hands its
+# flags to its own parser, and a search's start-up is measured in milliseconds.
 
 __all__ = ["main"]
 
@@ -66,7 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     return int(options.run(options))
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser() -> "argparse.ArgumentParser":
+    import argparse
+    from pathlib import Path
+
     from shellfree import __version__
 
     parser = argparse.ArgumentParser(
@@ -186,7 +194,7 @@ def _argv_bytes(argv: list[str]) -> list[bytes]:
     return [os.fsencode(a) for a in argv]
 
 
-def _call(options: argparse.Namespace) -> int:
+def _call(options: "argparse.Namespace") -> int:
     import json
 
     raw = sys.stdin.read() if options.arguments == "-" else options.arguments
@@ -203,7 +211,7 @@ def _call(options: argparse.Namespace) -> int:
     return 0
 
 
-def _mcp(options: argparse.Namespace) -> int:
+def _mcp(options: "argparse.Namespace") -> int:
     from shellfree.mcp_server import MCPUnavailableError, serve_stdio
 
     root = options.root if options.root is not None else os.getcwd()
@@ -220,7 +228,7 @@ def _mcp(options: argparse.Namespace) -> int:
     return 0
 
 
-def _bench(options: argparse.Namespace) -> int:
+def _bench(options: "argparse.Namespace") -> int:
     report = _benchmarks_report()
     if report is None:
         sys.stderr.write(
@@ -238,6 +246,7 @@ def _benchmarks_report() -> ModuleType | None:
     """``benchmarks.report`` from the checkout this package was installed from (editable
     install) or the one the working directory is in; None outside a checkout."""
     import importlib
+    from pathlib import Path
 
     import shellfree
 

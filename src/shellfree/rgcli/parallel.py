@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import pickle
-import selectors
+import select
 import struct
 from typing import Callable, Iterator, Sequence, TypeVar
 
@@ -149,10 +149,13 @@ def _collect(
     pipes: dict[int, int], batches: list[range], run_batch: Callable, tasks: int
 ) -> Iterator:
     count = len(batches)
-    selector = selectors.DefaultSelector()
+    # poll, not selectors: this runs only where fork does (POSIX), and selectors costs an
+    # import at every search's start.
+    poller = select.poll()
+    open_fds = set(pipes)
     buffers: dict[int, bytearray] = {}
     for fd in pipes:
-        selector.register(fd, selectors.EVENT_READ)
+        poller.register(fd, select.POLLIN)
         buffers[fd] = bytearray()
     done: dict[int, object] = {}
     next_index = 0
@@ -179,15 +182,15 @@ def _collect(
                 else:
                     tasks_left = False
                     continue
-            if not selector.get_map():
+            if not open_fds:
                 if timeout == 0:
                     continue
                 raise RuntimeError("search workers exited before finishing their batches")
-            for key, _ in selector.select(timeout):
-                fd = key.fd
+            for fd, _ in poller.poll(timeout):
                 chunk = os.read(fd, 1 << 20)
                 if not chunk:
-                    selector.unregister(fd)
+                    poller.unregister(fd)
+                    open_fds.discard(fd)
                     continue
                 buffer = buffers[fd]
                 buffer += chunk
@@ -199,7 +202,6 @@ def _collect(
                     del buffer[: _FRAME.size + size]
                     done[index] = result
     finally:
-        selector.close()
         os.close(tasks)
         for fd, pid in pipes.items():
             os.close(fd)
