@@ -454,3 +454,24 @@ def test_a_cache_that_remembers_no_search_judges_every_file(tree, monkeypatch):
     assert len(calls) == 6
     with pytest.raises(ValueError):
         TreeCache(remembered_searches=-1)
+
+
+def test_the_printed_output_a_search_keeps_is_bounded(tree, monkeypatch):
+    # Past OUTCOME_BYTES, files that print something are searched again; files that print
+    # nothing are still skipped, and the output is a fresh run's either way.
+    from shellfree.rgcli.search import _Search
+
+    monkeypatch.setattr(tree_cache_module, "OUTCOME_BYTES", 25)  # room for one matching file
+    calls = []
+    original = _Search._judge
+    monkeypatch.setattr(_Search, "_judge",
+                        lambda self, *a: calls.append(a[0].path) or original(self, *a))
+    cache = TreeCache(clock=settled_clock)
+    first = rg(tree, "-n", "needle", cache=cache)
+    calls.clear()
+    assert rg(tree, "-n", "needle", cache=cache) == first
+    assert calls == [b"sub/c.txt"]  # a.txt's 19 bytes were kept; c.txt's 23 would pass 25
+    table = next(iter(cache._outcomes.values()))
+    assert table.printed == len(b"a.txt:1:needle one\n")
+    cache.forget(os.path.join(str(tree), "a.txt"))
+    assert table.printed == 0

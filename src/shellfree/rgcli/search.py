@@ -356,7 +356,8 @@ class _Search:
         outcome = self._judge(haystack, shown, data)
         if table is not None and not is_stdin:
             self.contents.remember(
-                table, (path, haystack.explicit), None if outcome.errors else signature, outcome
+                table, (path, haystack.explicit), None if outcome.errors else signature, outcome,
+                len(outcome.chunk) + len(outcome.json),
             )
         return outcome
 

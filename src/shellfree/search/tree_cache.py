@@ -42,8 +42,8 @@ from typing import Callable
 from shellfree.search.ignore_files import LoadedRules, load_rule_file
 
 __all__ = [
-    "DEFAULT_CONTENT_BUDGET", "DIRECTORY", "FILE", "OTHER", "RACY_NS", "REMEMBERED_SEARCHES",
-    "Listing", "TreeCache", "same_place",
+    "DEFAULT_CONTENT_BUDGET", "DIRECTORY", "FILE", "OTHER", "OUTCOME_BYTES", "RACY_NS",
+    "REMEMBERED_SEARCHES", "Listing", "TreeCache", "same_place",
 ]
 
 DEFAULT_CONTENT_BUDGET = 64 << 20
@@ -56,7 +56,13 @@ by a tick, so it is not measured per file system."""
 
 REMEMBERED_SEARCHES = 4
 """How many distinct searches' per-file outcomes are kept (the least recently run goes first).
-A table costs about 150 bytes per file searched, for files beyond the content budget too."""
+A table costs about 150 bytes per file searched, for files beyond the content budget too, plus
+what it keeps of the printed output (at most :data:`OUTCOME_BYTES`)."""
+
+OUTCOME_BYTES = 16 << 20
+"""Printed output one remembered search keeps at most: past it, the outcomes of files that
+print something are not kept (a search for a common word prints tens of megabytes), so
+repeating the search searches those files again and still skips the rest."""
 
 ENTRY_OVERHEAD = 256
 """Bytes charged per cached file on top of its length (key, record, table slot), so a tree of
@@ -125,6 +131,17 @@ class _Content:
         self.signature = signature
         self.trusted = trusted
         self.generation = generation
+
+
+class _OutcomeTable(dict):
+    """One search's outcomes: file key -> (signature, outcome, printed bytes); ``printed``
+    sums the last field, against :data:`OUTCOME_BYTES`."""
+
+    __slots__ = ("printed",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.printed = 0
 
 
 class TreeCache:
@@ -287,7 +304,7 @@ class TreeCache:
         return data, (signature if trusted else None)
 
     # -- outcomes -----------------------------------------------------------------------------
-    def outcomes(self, search: object) -> dict | None:
+    def outcomes(self, search: object) -> "_OutcomeTable | None":
         """The outcome table of the search identified by *search* (a hashable key holding
         everything besides a file's content that decides what the search prints for it): file
         key -> (signature, outcome); None when no search is remembered. Fill it with
@@ -297,7 +314,7 @@ class TreeCache:
         with self._lock:
             table = self._outcomes.pop(search, None)
             if table is None:
-                table = {}
+                table = _OutcomeTable()
                 while len(self._outcomes) >= self.remembered_searches:
                     self._outcomes.popitem(last=False)
             self._outcomes[search] = table
@@ -313,13 +330,20 @@ class TreeCache:
         return None
 
     @staticmethod
-    def remember(table: dict, key: object, signature: tuple | None, outcome: object) -> None:
-        """Keep *outcome* for *key*, computed from content with *signature* (from
-        :meth:`read_signed`; None keeps nothing and drops what was kept)."""
-        if signature is None:
-            table.pop(key, None)
-        else:
-            table[key] = (signature, outcome)
+    def remember(
+        table: _OutcomeTable, key: object, signature: tuple | None, outcome: object, size: int = 0
+    ) -> None:
+        """Keep *outcome* (which prints *size* bytes) for *key*, computed from content with
+        *signature* (from :meth:`read_signed`; None keeps nothing and drops what was kept).
+        An outcome that would take the table's printed bytes past :data:`OUTCOME_BYTES` is
+        not kept."""
+        old = table.pop(key, None)
+        if old is not None:
+            table.printed -= old[2]
+        if signature is None or table.printed + size > OUTCOME_BYTES:
+            return
+        table[key] = (signature, outcome, size)
+        table.printed += size
 
     def _keep(self, key: bytes, content: _Content) -> None:
         cost = len(content.data) + ENTRY_OVERHEAD
@@ -370,7 +394,7 @@ class TreeCache:
             for table in self._outcomes.values():
                 for key in [k for k in table if k[0].endswith(name)]:
                     if same_place(key[0]) == target:
-                        del table[key]
+                        table.printed -= table.pop(key)[2]
 
     def clear(self) -> None:
         """Forget everything."""
