@@ -146,11 +146,13 @@ def test_split_walk_opens_a_subtree_that_holds_most_of_the_tree(tmp_path):
 def test_the_parent_works_too_and_failures_anywhere_come_back_in_order():
     # With two workers the parent forks one child and runs batches itself: a failure in
     # either surfaces as the same RuntimeError, after the results of the batches before it.
+    import time
+
     parent = os.getpid()
-    ran_in: set[int] = set()
 
     def work(x):
-        ran_in.add(os.getpid())
+        if x % 250 == 0:
+            time.sleep(0.02)  # each batch takes a while, so the child is sure to get some
         return [(x, os.getpid() == parent)]
 
     results = list(map_in_workers(list(range(4000)), work, 2, [False] * 4000))

@@ -215,8 +215,7 @@ def _format(pattern: str, message: str, spans: Sequence[S.Span]) -> str:
         lo, hi = starts[line_no], starts[line_no] + len(lines[line_no])
         out, col = [], 0
         for sp in sorted(spans, key=lambda s: s.start):
-            if not (lo <= sp.start <= hi) or (sp.start == hi and line_no + 1 < len(lines)
-                                               and sp.start != sp.end and False):
+            if not lo <= sp.start <= hi:
                 continue
             start_col = sp.start - lo
             width = max(1, min(sp.end, hi) - sp.start)

@@ -4,7 +4,7 @@ An agent's search is most often a literal (or an alternation of literals) with l
 and nothing else. For it, every occurrence of a literal is a match, and each matching line is
 printed as "lead, line number, line" — so the searcher's line records and the printer's
 per-line decisions can be skipped: one pass finds each occurrence, takes its line and formats
-it. A pattern with a required literal inside (``\w+Error``) takes the same pass, with the
+it. A pattern with a required literal inside (``\\w+Error``) takes the same pass, with the
 regex confirming each line that holds the literal. Measured on a 50,000-file tree printing
 193,000 lines, the general path costs about three times as much per printed line.
 
