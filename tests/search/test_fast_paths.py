@@ -17,14 +17,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from shellfree.search.pattern import PatternOptions, compile_patterns
-from shellfree.search.plain_literal import plain_literal_lines
+from shellfree.search.plain_literal import plain_lines
 from shellfree.search.printer import PrintOptions, StandardPrinter
 from shellfree.search.searcher import (
     SearchConfig,
     absence_test,
     exact_literals,
     fused_literals,
-    line_confirmer,
+    literal_line_spans,
     search_bytes,
 )
 from tests.search.test_rg_search import same
@@ -59,7 +59,8 @@ def test_fused_literal_search_prints_what_the_general_path_prints(
     expected = printer.print_file(b"dir/f.txt", search_bytes(data, matcher, SearchConfig()))
     lead = printer.plain_match_lead(b"dir/f.txt")
     assert lead is not None
-    lines = plain_literal_lines(data, literals, lead, line_number, max_columns)
+    lines = plain_lines(data, literal_line_spans(data, matcher, None), lead, line_number,
+                        max_columns)
     if lines is None:
         # Left to the general path only for a line the printer may shorten: longer, with
         # its terminator, than --max-columns.
@@ -84,14 +85,12 @@ def test_fused_search_with_a_confirming_regex_prints_what_the_general_path_print
     data, patterns, word, line, line_number, max_columns
 ):
     matcher = compile_patterns(patterns, PatternOptions(word=word, line=line))
-    fused = fused_literals(matcher)
-    if fused is None:
+    if fused_literals(matcher) is None:
         return  # no required literal: never fused
-    literals, exact = fused
     printer = StandardPrinter(PrintOptions(line_number=line_number, max_columns=max_columns))
     expected = printer.print_file(b"f", search_bytes(data, matcher, SearchConfig()))
-    confirm = None if exact else line_confirmer(data, matcher, None)
-    lines = plain_literal_lines(data, literals, b"", line_number, max_columns, confirm=confirm)
+    lines = plain_lines(data, literal_line_spans(data, matcher, None), b"", line_number,
+                        max_columns)
     if lines is not None:
         assert b"".join(lines) == expected
     else:
@@ -99,8 +98,8 @@ def test_fused_search_with_a_confirming_regex_prints_what_the_general_path_print
 
 
 def test_inner_literals_are_fused_with_a_confirming_regex():
-    fused = fused_literals(compile_patterns(["\\w+Error"], PatternOptions()))
-    assert fused == ((b"Error",), False)
+    matcher = compile_patterns(["\\w+Error"], PatternOptions())
+    assert fused_literals(matcher) == (b"Error",) and exact_literals(matcher) is None
     assert fused_literals(compile_patterns(["\\AError"], PatternOptions())) is None  # \A: per line
 
 

@@ -19,7 +19,7 @@ from shellfree.rgcli.run import (
 )
 from shellfree.search.decode import BOMS
 from shellfree.search.errors import GlobError, os_error_text
-from shellfree.search.plain_literal import plain_literal_lines
+from shellfree.search.plain_literal import plain_lines
 from shellfree.search.printer import PrintOptions, StandardPrinter, SummaryPrinter
 from shellfree.search.searcher import (
     BINARY_CONVERT,
@@ -30,7 +30,7 @@ from shellfree.search.searcher import (
     SearchTimeout,
     absence_test,
     fused_literals,
-    line_confirmer,
+    literal_line_spans,
     search_bytes,
 )
 from shellfree.search.tree_cache import read_whole
@@ -292,15 +292,15 @@ class _Search:
         )
         # A file holding none of the pattern's required literals is proven empty by one scan.
         self.absent = absence_test(matcher) if absence_proves_nothing else None
-        # The fused literal search (search/plain_literal.py) needs an exact-literal pattern
-        # and a search whose lines are independent and all printed; the printer has its own
-        # conditions (plain_match_lead).
+        # The fused literal search (search/plain_literal.py) needs a pattern with required
+        # literals and a search whose lines are independent and all printed; the printer has
+        # its own conditions (plain_match_lead).
         plain_search = (
             self.standard is not None
             and not (before or after or args.invert or args.max_count is not None)
             and not self.config.stop_at_first
         )
-        self.plain_fused = fused_literals(matcher) if plain_search else None
+        self.plain_fused = plain_search and fused_literals(matcher) is not None
         self.matched_any = False
         self.searched_any = False
         self.printed_before = False
@@ -368,7 +368,7 @@ class _Search:
         is_stdin = haystack.explicit and haystack.path == b"-"
         if self.absent is not None and self.absent(data):
             return _SEARCHED_NOTHING
-        if self.plain_fused is not None:
+        if self.plain_fused:
             try:
                 outcome = self._plain_outcome(shown, data)
             except (TimeoutError, SearchTimeout):
@@ -419,29 +419,25 @@ class _Search:
             searched=True, matched=file_matched, chunk=chunk, starts_with_line=starts_with_line
         )
 
-    def plain_plan(self, shown: bytes) -> tuple[tuple[bytes, ...], bytes, bool] | None:
-        """(literals, lead, exact) when the lines of the file shown as *shown* are printed by
-        the fused literal search (search/plain_literal.py; *exact*: no regex confirms a line
-        that holds a literal), else None."""
-        if self.plain_fused is None:
+    def plain_lead(self, shown: bytes) -> bytes | None:
+        """What precedes each printed line of the file shown as *shown* when its lines are
+        printed by the fused literal search (search/plain_literal.py); None when they are not."""
+        if not self.plain_fused:
             return None
         assert self.standard is not None
-        lead = self.standard.plain_match_lead(shown)
-        return None if lead is None else (self.plain_fused[0], lead, self.plain_fused[1])
+        return self.standard.plain_match_lead(shown)
 
     def _plain_outcome(self, shown: bytes, data: bytes) -> Outcome | None:
         """A file's outcome through the fused literal search, or None when it takes the
         general path (binary data, a BOM, a long line, options the printer adds to)."""
-        plan = self.plain_plan(shown)
-        if plan is None or data.find(b"\0") >= 0 or data.startswith(BOMS):
+        lead = self.plain_lead(shown)
+        if lead is None or data.find(b"\0") >= 0 or data.startswith(BOMS):
             return None
         assert self.standard is not None
         options = self.standard.options
-        literals, lead, exact = plan
-        confirm = None if exact else line_confirmer(data, self.matcher, self.config.timeout)
-        lines = plain_literal_lines(
-            data, literals, lead, options.line_number, options.max_columns,  # type: ignore[arg-type]
-            confirm=confirm,
+        lines = plain_lines(
+            data, literal_line_spans(data, self.matcher, self.config.timeout), lead,
+            options.line_number, options.max_columns,
         )
         if lines is None:
             return None

@@ -26,8 +26,8 @@ import struct
 import sys
 
 from shellfree.search.decode import BOMS
-from shellfree.search.plain_literal import plain_literal_lines
-from shellfree.search.searcher import BINARY_NONE, SearchTimeout, line_confirmer, search_bytes
+from shellfree.search.plain_literal import plain_lines
+from shellfree.search.searcher import BINARY_NONE, SearchTimeout, literal_line_spans, search_bytes
 
 __all__ = ["SPLIT_MIN_BYTES", "search_split", "split_ranges"]
 
@@ -117,14 +117,14 @@ def _load_range(fd: int, start: int, end: int, config) -> bytes:
     return data
 
 
-def _fused_plan(command, config, shown: bytes) -> tuple | None:
-    """(literals, lead, exact) when the ranges' lines are printed by the fused literal search
+def _fused_lead(command, config, shown: bytes) -> bytes | None:
+    """The line lead when the ranges' lines are printed by the fused literal search
     (search/plain_literal.py), which needs each range's first line number before it starts;
     None when the general search runs first and its line numbers are shifted afterwards
     (also under -a, where a range may hold NUL bytes the fused search does not print)."""
     if config.binary == BINARY_NONE:
         return None
-    return command.plain_plan(shown)
+    return command.plain_lead(shown)
 
 
 def _search_range(matcher, config, data: bytes) -> tuple:
@@ -159,19 +159,16 @@ def _search_and_render(command, matcher, config, shown: bytes, data: bytes, star
     """One range, from its bytes to what it contributes; *base_in* gives the number of lines
     before it (a callable for the first range, a pipe for the others) and *base_out* takes
     the number before the next one. None when a previous range failed."""
-    plan = _fused_plan(command, config, shown)
-    if plan is not None:
+    lead = _fused_lead(command, config, shown)
+    if lead is not None:
         # Count first: the fused search prints line numbers as it goes.
         base = _pass_base(base_in, base_out, data.count(b"\n") if base_out is not None else 0)
         if base is None:
             return None
         options = command.standard.options
-        literals, lead, exact = plan
         try:
-            confirm = None if exact else line_confirmer(data, matcher, config.timeout)
-            lines = plain_literal_lines(data, literals, lead, options.line_number,
-                                        options.max_columns, first_line=base + 1,
-                                        confirm=confirm)
+            lines = plain_lines(data, literal_line_spans(data, matcher, config.timeout), lead,
+                                options.line_number, options.max_columns, first_line=base + 1)
         except (TimeoutError, SearchTimeout):
             raise _Unsplittable("regex timeout") from None
         if lines is not None:

@@ -342,34 +342,32 @@ def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":
     return None
 
 
-def fused_literals(matcher: MatcherLike) -> tuple[tuple[bytes, ...], bool] | None:
-    """(literals, exact) for a line-by-line pattern whose matching lines can be found from
-    its required non-empty byte literals: every line holding one matches when *exact* (a
-    literal or an alternation of literals, case-sensitive, no -w/-x), else the regex confirms
-    it (:func:`line_confirmer`). None for a pattern without them, or with ``\\A``/``\\z``
-    (which anchor to each line's own text, so every line is searched)."""
+def fused_literals(matcher: MatcherLike) -> tuple[bytes, ...] | None:
+    """The required non-empty byte literals of a line-by-line pattern whose matching lines
+    :func:`literal_line_spans` finds from them (the regex confirming each candidate unless
+    the pattern is nothing but literals), or None: a pattern without them, or one with
+    ``\\A``/``\\z``, which anchor to each line's own text, so every line is searched."""
     if matcher.matches_nothing or matcher.can_match_newline or getattr(matcher, "whole_text", False):
         return None
     prepared = _prepare(matcher)
-    if not prepared.literals or not all(prepared.literals):
+    if not prepared.literals or not all(prepared.literals) or prepared.text_anchors:
         return None
-    if not prepared.exact and prepared.text_anchors:
-        return None
-    return prepared.literals, prepared.exact
+    return prepared.literals
 
 
 def exact_literals(matcher: MatcherLike) -> tuple[bytes, ...] | None:
     """The literals of :func:`fused_literals` when every line holding one matches, else None."""
-    fused = fused_literals(matcher)
-    return fused[0] if fused is not None and fused[1] else None
+    literals = fused_literals(matcher)
+    return literals if literals is not None and _prepare(matcher).exact else None
 
 
-def line_confirmer(
+def literal_line_spans(
     data: bytes, matcher: MatcherLike, timeout: float | None
-) -> Callable[[int, int, bool], bool]:
-    """``confirm(start, end, look_back)``: whether the regex matches the line ``data[start:end]``
-    as rg's line search does (see _Lines.line_matches). May raise SearchTimeout."""
-    return _Lines(data, len(data), matcher, timeout).line_matches
+) -> Iterator[tuple[int, int]]:
+    """(start, end before the terminator) of each line of *data* the pattern matches, for a
+    pattern with :func:`fused_literals`: the searcher's own candidate scan (_Lines). May
+    raise SearchTimeout."""
+    return _Lines(data, len(data), matcher, timeout)._by_literals(_prepare(matcher).literals)
 
 
 class _Lines:
