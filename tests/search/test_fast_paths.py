@@ -22,7 +22,6 @@ from shellfree.search.printer import PrintOptions, StandardPrinter
 from shellfree.search.searcher import (
     SearchConfig,
     absence_test,
-    exact_literals,
     fused_literals,
     literal_line_spans,
     search_bytes,
@@ -48,7 +47,7 @@ def test_fused_literal_search_prints_what_the_general_path_prints(
     data, patterns, with_filename, null, line_number, max_columns
 ):
     matcher = compile_patterns(patterns, PatternOptions())
-    literals = exact_literals(matcher)
+    literals = fused_literals(matcher) if matcher.exact_literals else None
     # The translator declines some non-ASCII sets; those never reach the fused search.
     assume(literals is not None or any(not p.isascii() for p in patterns))
     if literals is None:
@@ -99,7 +98,7 @@ def test_fused_search_with_a_confirming_regex_prints_what_the_general_path_print
 
 def test_inner_literals_are_fused_with_a_confirming_regex():
     matcher = compile_patterns(["\\w+Error"], PatternOptions())
-    assert fused_literals(matcher) == (b"Error",) and exact_literals(matcher) is None
+    assert fused_literals(matcher) == (b"Error",) and not matcher.exact_literals
     assert fused_literals(compile_patterns(["\\AError"], PatternOptions())) is None  # \A: per line
 
 
@@ -117,8 +116,9 @@ def test_the_fused_search_is_refused_for_options_that_print_more(options):
     [(["a"], {"word": True}), (["a"], {"line": True}), (["a"], {"case": "insensitive"}),
      (["a.b"], {}), (["a\\nb"], {"multiline": True}), ([""], {})],
 )
-def test_only_exact_literals_take_the_fused_search(patterns, options):
-    assert exact_literals(compile_patterns(patterns, PatternOptions(**options))) is None
+def test_only_plain_literal_sets_skip_the_confirming_regex(patterns, options):
+    matcher = compile_patterns(patterns, PatternOptions(**options))
+    assert fused_literals(matcher) is None or not matcher.exact_literals
 
 
 @settings(max_examples=400, deadline=None)

@@ -355,12 +355,6 @@ def fused_literals(matcher: MatcherLike) -> tuple[bytes, ...] | None:
     return prepared.literals
 
 
-def exact_literals(matcher: MatcherLike) -> tuple[bytes, ...] | None:
-    """The literals of :func:`fused_literals` when every line holding one matches, else None."""
-    literals = fused_literals(matcher)
-    return literals if literals is not None and _prepare(matcher).exact else None
-
-
 def literal_line_spans(
     data: bytes, matcher: MatcherLike, timeout: float | None
 ) -> Iterator[tuple[int, int]]:
