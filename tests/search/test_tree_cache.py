@@ -350,23 +350,25 @@ class TestThreads:
         assert 0 < cache.content_bytes <= 600
 
 
+@pytest.fixture
+def judged(monkeypatch):
+    """The paths of the files the search command judges (searches rather than recalls)."""
+    from shellfree.rgcli.search import _Search
+
+    calls: list[bytes] = []
+    original = _Search._judge
+
+    def judge(self, haystack, shown, data):
+        calls.append(haystack.path)
+        return original(self, haystack, shown, data)
+
+    monkeypatch.setattr(_Search, "_judge", judge)
+    return calls
+
+
 class TestOutcomes:
     """A search repeated on an unchanged tree reuses each file's outcome; whatever changed is
     searched again, and the output is always a fresh run's."""
-
-    @pytest.fixture
-    def judged(self, monkeypatch):
-        from shellfree.rgcli.search import _Search
-
-        calls: list[bytes] = []
-        original = _Search._judge
-
-        def judge(self, haystack, shown, data):
-            calls.append(haystack.path)
-            return original(self, haystack, shown, data)
-
-        monkeypatch.setattr(_Search, "_judge", judge)
-        return calls
 
     def test_a_repeated_search_judges_no_file(self, tree, judged):
         cache = TreeCache(clock=settled_clock)
@@ -409,12 +411,25 @@ class TestOutcomes:
         rg(tree, *queries[0], cache=cache)  # the fifth search pushed the first out
         assert len(judged) == 3
 
-    def test_a_file_read_within_its_timestamp_tick_is_judged_again(self, tree, judged):
-        cache = TreeCache()  # the real clock: the files were just written
-        rg(tree, "-n", "needle", cache=cache)
+    @pytest.mark.parametrize(
+        "make_cache, args",
+        [
+            # The real clock: the files were just written, within their timestamp tick.
+            (lambda: TreeCache(), ("-n", "needle")),
+            # --json's statistics time every file.
+            (lambda: TreeCache(clock=settled_clock), ("--json", "needle")),
+            (lambda: TreeCache(remembered_searches=0, clock=settled_clock), ("-n", "needle")),
+        ],
+        ids=["racy", "json", "no-remembered-search"],
+    )
+    def test_outcomes_not_kept_are_judged_again(self, tree, judged, make_cache, args):
+        cache = make_cache()
+        first = rg(tree, *args, cache=cache)
         judged.clear()
-        rg(tree, "-n", "needle", cache=cache)
+        again = rg(tree, *args, cache=cache)
         assert len(judged) == 3
+        if "--json" not in args:  # its elapsed times differ from run to run
+            assert again == first
 
     def test_forget_drops_the_outcome(self, tree, judged):
         cache = TreeCache(clock=settled_clock)
@@ -423,13 +438,6 @@ class TestOutcomes:
         judged.clear()
         rg(tree, "-n", "needle", cache=cache)
         assert judged == [b"sub/c.txt"]
-
-    def test_json_outcomes_are_not_kept(self, tree, judged):
-        cache = TreeCache(clock=settled_clock)
-        rg(tree, "--json", "needle", cache=cache)
-        judged.clear()
-        rg(tree, "--json", "needle", cache=cache)
-        assert len(judged) == 3
 
     def test_a_changed_pattern_file_is_a_new_search(self, tree, judged):
         cache = TreeCache(clock=settled_clock)
@@ -441,36 +449,20 @@ class TestOutcomes:
         assert b"needle two" in warm
 
 
-def test_a_cache_that_remembers_no_search_judges_every_file(tree, monkeypatch):
-    from shellfree.rgcli.search import _Search
-
-    calls = []
-    original = _Search._judge
-    monkeypatch.setattr(_Search, "_judge",
-                        lambda self, *a: calls.append(a[0].path) or original(self, *a))
-    cache = TreeCache(remembered_searches=0, clock=settled_clock)
-    first = rg(tree, "-n", "needle", cache=cache)
-    assert rg(tree, "-n", "needle", cache=cache) == first
-    assert len(calls) == 6
+def test_remembered_searches_cannot_be_negative():
     with pytest.raises(ValueError):
         TreeCache(remembered_searches=-1)
 
 
-def test_the_printed_output_a_search_keeps_is_bounded(tree, monkeypatch):
+def test_the_printed_output_a_search_keeps_is_bounded(tree, judged, monkeypatch):
     # Past OUTCOME_BYTES, files that print something are searched again; files that print
     # nothing are still skipped, and the output is a fresh run's either way.
-    from shellfree.rgcli.search import _Search
-
     monkeypatch.setattr(tree_cache_module, "OUTCOME_BYTES", 25)  # room for one matching file
-    calls = []
-    original = _Search._judge
-    monkeypatch.setattr(_Search, "_judge",
-                        lambda self, *a: calls.append(a[0].path) or original(self, *a))
     cache = TreeCache(clock=settled_clock)
     first = rg(tree, "-n", "needle", cache=cache)
-    calls.clear()
+    judged.clear()
     assert rg(tree, "-n", "needle", cache=cache) == first
-    assert calls == [b"sub/c.txt"]  # a.txt's 19 bytes were kept; c.txt's 23 would pass 25
+    assert judged == [b"sub/c.txt"]  # a.txt's 19 bytes were kept; c.txt's 23 would pass 25
     table = next(iter(cache._outcomes.values()))
     assert table.printed == len(b"a.txt:1:needle one\n")
     cache.forget(os.path.join(str(tree), "a.txt"))
