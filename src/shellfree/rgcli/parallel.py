@@ -24,7 +24,7 @@ from typing import Callable, Iterator, Sequence, TypeVar
 
 from shellfree.search.walk import Haystack, Subtree, WalkMessage, Walker
 
-__all__ = ["map_in_workers", "split_walk", "walk_in_workers"]
+__all__ = ["map_in_workers", "split_walk", "walk_in_workers", "write_all"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -64,6 +64,13 @@ def _batches(heavy: Sequence[bool], workers: int) -> list[range]:
         size *= 2
 
 
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of *data* to the pipe *fd* (a write may take only part of it)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
 def _run_batch(items: Sequence[T], batch: range, work: Callable[[T], list]) -> tuple[int, object]:
     """A batch's results, or the text of the traceback that stopped it."""
     try:
@@ -88,10 +95,7 @@ def _worker(
         (index,) = _INDEX.unpack(record)
         failed, results = _run_batch(items, batches[index], work)
         payload = pickle.dumps((index, results if not failed else str(results)), 5)
-        view = memoryview(_FRAME.pack(len(payload)) + payload)
-        while view:
-            written = os.write(out, view)
-            view = view[written:]
+        write_all(out, _FRAME.pack(len(payload)) + payload)
 
 
 def map_in_workers(

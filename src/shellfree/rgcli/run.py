@@ -144,29 +144,24 @@ def _components(path: bytes) -> list[bytes]:
 
 
 def worker_count(args: RgArgs, paths: list[bytes], use_stdin: bool, out: Invocation) -> int:
-    """How many forked workers walk and search: 1 (serial) unless this is the command-line
-    process on a POSIX system with more than one core, the order is free (no --sort; the
-    workers' results are still emitted in walk order) and the output needs no run-wide
-    state (--json statistics) or early stop (-q)."""
-    if not out.may_fork or not hasattr(os, "fork") or sys.platform in ("darwin", "win32"):
+    """How many forked workers walk and search a tree: :func:`file_split_workers`, unless
+    the order is fixed (--sort; the workers' results are still emitted in walk order) or
+    there is no tree (one file, stdin)."""
+    if args.sort is not None or use_stdin or is_one_file(paths, out):
         return 1
-    if args.sort is not None or args.quiet or args.mode == "json" or use_stdin:
-        return 1
-    if is_one_file(paths, out):
-        return 1
-    threads = args.threads or min(os.cpu_count() or 1, 12)
-    return max(1, threads)
+    return file_split_workers(args, out)
 
 
 def file_split_workers(args: RgArgs, out: Invocation) -> int:
-    """How many forked workers may split one large file between them: as for a tree, but
-    the order of one file's lines never depends on --sort, and -q/--json keep it serial."""
+    """How many forked workers may share a search (one large file's ranges, or a tree):
+    rg's thread count when this is the command-line process on a POSIX system other than
+    macOS and the output needs no run-wide state (--json statistics) or early stop (-q);
+    1 (serial) otherwise."""
     if not out.may_fork or not hasattr(os, "fork") or sys.platform in ("darwin", "win32"):
         return 1
     if args.quiet or args.mode == "json":
         return 1
-    threads = args.threads or min(os.cpu_count() or 1, 12)
-    return max(1, threads)
+    return args.threads or _default_threads()
 
 
 def _walk_in_workers(walker: Walker, paths: list[bytes], workers: int) -> Iterable | None:

@@ -25,6 +25,7 @@ import stat
 import struct
 import sys
 
+from shellfree.rgcli.parallel import write_all
 from shellfree.search.decode import BOMS
 from shellfree.search.plain_literal import plain_lines
 from shellfree.search.searcher import BINARY_NONE, SearchTimeout, literal_line_spans, search_bytes
@@ -194,7 +195,7 @@ def _pass_base(base_in, base_out: int | None, newlines: int) -> int | None:
             return None
         (base,) = _COUNT.unpack(record)
     if base_out is not None:
-        _write_all(base_out, _COUNT.pack(base + newlines))
+        write_all(base_out, _COUNT.pack(base + newlines))
     return base
 
 
@@ -205,12 +206,6 @@ def _read_to_end(fd: int) -> bytes:
         if not piece:
             return b"".join(pieces)
         pieces.append(piece)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
 
 
 def _child(command, matcher, config, shown: bytes, fd: int, span: tuple[int, int],
@@ -224,7 +219,7 @@ def _child(command, matcher, config, shown: bytes, fd: int, span: tuple[int, int
     except _Unsplittable:
         return
     if part is not None:
-        _write_all(out, pickle.dumps(part, 5))
+        write_all(out, pickle.dumps(part, 5))
 
 
 def search_split(command, matcher, config, path: str | bytes, shown: bytes, workers: int,
