@@ -10,7 +10,7 @@ back to exactly the original byte.
 
 from __future__ import annotations
 
-__all__ = ["BOMS", "search_stream", "to_text", "to_bytes", "ByteOffsets"]
+__all__ = ["BOMS", "TRANSCODED_BOMS", "search_stream", "to_text", "to_bytes", "ByteOffsets"]
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 _UTF16LE_BOM = b"\xff\xfe"
@@ -18,6 +18,8 @@ _UTF16BE_BOM = b"\xfe\xff"
 #: The byte-order marks :func:`search_stream` strips or decodes: a file starting with one is
 #: not searched as its raw bytes.
 BOMS = (_UTF8_BOM, _UTF16LE_BOM, _UTF16BE_BOM)
+#: Those of :data:`BOMS` whose file is searched transcoded, not as its own bytes.
+TRANSCODED_BOMS = (_UTF16LE_BOM, _UTF16BE_BOM)
 
 
 def search_stream(data: bytes) -> bytes:

@@ -19,7 +19,7 @@ from typing import Callable, Iterator, Protocol
 
 from shellfree._record import Record
 from shellfree.search.byte_ranks import RANKS
-from shellfree.search.decode import ByteOffsets, search_stream, to_bytes, to_text
+from shellfree.search.decode import TRANSCODED_BOMS, ByteOffsets, search_stream, to_bytes, to_text
 
 __all__ = [
     "BINARY_QUIT",
@@ -295,7 +295,6 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
     return prepared
 
 
-_TRANSCODED = (b"\xff\xfe", b"\xfe\xff")  # UTF-16 BOMs: the search stream is not the file's bytes
 
 
 def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":
@@ -320,7 +319,7 @@ def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":
 
             def absent(data: bytes) -> bool:
                 return (data.find(rare) < 0 or data.find(literal) < 0) and not data.startswith(
-                    _TRANSCODED
+                    TRANSCODED_BOMS
                 )
 
             return absent
@@ -329,14 +328,14 @@ def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":
             for literal, rare in pairs:
                 if data.find(rare) >= 0 and data.find(literal) >= 0:
                     return False
-            return not data.startswith(_TRANSCODED)
+            return not data.startswith(TRANSCODED_BOMS)
 
         return absent_all
     if folded is not None:
         search = folded.search
 
         def absent_folded(data: bytes) -> bool:
-            return search(data) is None and not data.startswith(_TRANSCODED)
+            return search(data) is None and not data.startswith(TRANSCODED_BOMS)
 
         return absent_folded
     return None
