@@ -295,8 +295,6 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
     return prepared
 
 
-
-
 def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":
     """A test that proves from a file's raw bytes alone that no line of it can match, or None
     when the pattern has no required literal to look for.
