@@ -203,6 +203,27 @@ def test_a_literal_search_loads_the_regex_module_only_when_it_runs_the_regex():
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.parametrize("call", [
+    "from shellfree.cli import main\n"
+    "assert main(['rg', '-j1', '-n', '-e', 'needle', '-e', 'TODO', '.']) == 0\n",
+    "from shellfree.engine import FileTools\n"
+    "import json\n"
+    "r = json.loads(FileTools('.').search_files('needle', path='.'))\n"
+    "assert r['total_count'] == 2, r\n",
+])
+def test_a_literal_search_that_finds_lines_never_loads_the_regex_module(tmp_path, call):
+    # The fused literal path prints what bytes.find found; nothing on it may touch the lazy
+    # regex, or every literal search pays the module's import and the pattern's compilation.
+    import subprocess
+
+    (tmp_path / "a.txt").write_bytes(b"one needle\nTODO two\n")
+    (tmp_path / "b.txt").write_bytes(b"no\nneedle\n")
+    code = "import sys\n" + call + "assert 'regex' not in sys.modules, 'regex loaded'\n"
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_a_lazily_compiled_regex_finds_what_the_compiled_one_finds():
     from shellfree.search.pattern import LazyRegex
     from shellfree.search.regex_translate import compile_source

@@ -384,13 +384,18 @@ class _Lines:
         self.crlf = crlf
         self.literals = prepared.literals
         self.text_anchors = prepared.text_anchors
-        self.search = matcher.regex.search
         self.timeout = timeout
         self.budget_short = prepared.budget_short
         self.crlf_strip = prepared.crlf_strip
         self.exact = prepared.exact
         self.folded = prepared.folded
         self.re_regex = prepared.re_regex
+
+    @property
+    def search(self):
+        # Looked up when a line is confirmed, not up front: an exact-literal matcher's regex is
+        # compiled on first use (pattern.LazyRegex), and the fused literal path never needs it.
+        return self.matcher.regex.search
 
     def line_text(self, ls: int, le: int) -> str:
         if self.crlf_strip:
