@@ -18,8 +18,8 @@ import re
 from typing import Callable, Iterator, Protocol
 
 from shellfree._record import Record
-from shellfree.search.byte_ranks import RANKS
 from shellfree.search.decode import TRANSCODED_BOMS, ByteOffsets, search_stream, to_bytes, to_text
+from shellfree.search.literal_find import LiteralFinder, rarest_byte
 
 __all__ = [
     "BINARY_QUIT",
@@ -309,26 +309,17 @@ def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":
     literals, folded = prepared.literals, prepared.folded
     if literals and all(literals):  # an empty literal is in every file: nothing to prove
         # Each literal with its rarest byte: a file lacking that byte lacks the literal, and
-        # one memchr says so faster than a search for the literal (for TODO|FIXME|XXX|HACK
-        # over a 50,000-file tree, 467 ms instead of 621).
-        pairs = tuple((lit, bytes([min(lit, key=RANKS.__getitem__)])) for lit in literals)
-        if len(pairs) == 1:
-            ((literal, rare),) = pairs
+        # one memchr says so; otherwise the literal is looked for by that byte too
+        # (literal_find.LiteralFinder).
+        specs = tuple((lit, rarest_byte(lit)) for lit in literals)
 
-            def absent(data: bytes) -> bool:
-                return (data.find(rare) < 0 or data.find(literal) < 0) and not data.startswith(
-                    TRANSCODED_BOMS
-                )
-
-            return absent
-
-        def absent_all(data: bytes) -> bool:
-            for literal, rare in pairs:
-                if data.find(rare) >= 0 and data.find(literal) >= 0:
+        def absent(data: bytes) -> bool:
+            for literal, k in specs:
+                if data.find(literal[k : k + 1]) >= 0 and LiteralFinder(literal, k).present(data):
                     return False
             return not data.startswith(TRANSCODED_BOMS)
 
-        return absent_all
+        return absent
     if folded is not None:
         search = folded.search
 
@@ -473,10 +464,10 @@ class _Lines:
         # continuation bytes sees no character before it (see line_matches).
         after_match = -1
         if len(literals) == 1:
-            (lit,) = literals
+            find = LiteralFinder(literals[0]).find
             pos = 0
             while pos < end:
-                best = buf.find(lit, pos, end)
+                best = find(buf, pos, end)
                 if best < 0:
                     return
                 # self.bounds(best), inlined: this loop runs once per matching line.
@@ -492,7 +483,8 @@ class _Lines:
         # Each literal's next occurrence is remembered until the search passes it, so every
         # literal is scanned once over the buffer; searching all of them again after each
         # candidate would rescan a rare one's whole remaining buffer every time.
-        nexts = [buf.find(lit, 0, end) for lit in literals]
+        finders = [LiteralFinder(lit).find for lit in literals]
+        nexts = [find(buf, 0, end) for find in finders]
         while True:
             best = min((n for n in nexts if n >= 0), default=-1)
             if best < 0:
@@ -506,7 +498,7 @@ class _Lines:
                 return
             for i, n in enumerate(nexts):
                 if 0 <= n < pos:
-                    nexts[i] = buf.find(literals[i], pos, end)
+                    nexts[i] = finders[i](buf, pos, end)
 
     def _by_folded(self, folded) -> Iterator[tuple[int, int]]:
         # As _by_literals, with a case-insensitive byte search for the candidates.
@@ -684,7 +676,7 @@ def _search(
     if not config.invert:
         prepared = _prepare(matcher)
         literals = prepared.literals
-        if literals and not any(stream.find(lit, 0, end) >= 0 for lit in literals):
+        if literals and not any(LiteralFinder(lit).find(stream, 0, end) >= 0 for lit in literals):
             return None  # the literal prefilter: no candidate line anywhere
         if prepared.folded is not None and prepared.folded.search(stream, 0, end) is None:
             return None

@@ -1,0 +1,70 @@
+"""LiteralFinder finds what bytes.find finds, before and after it gives up on the rare byte."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shellfree.search.byte_ranks import RANKS
+from shellfree.search.literal_find import LiteralFinder, rarest_byte
+
+# A small alphabet holding rare bytes (X, K, _) and common ones, so literals recur, overlap
+# and share their rare byte with near misses.
+ALPHABET = b"XK_ex\n"
+
+
+def all_finds(finder: LiteralFinder, buf: bytes, pos: int, end: int) -> list[int]:
+    found = []
+    while True:
+        at = finder.find(buf, pos, end)
+        if at < 0:
+            return found
+        found.append(at)
+        pos = at + 1
+
+
+def all_plain_finds(literal: bytes, buf: bytes, pos: int, end: int) -> list[int]:
+    found = []
+    while True:
+        at = buf.find(literal, pos, end)
+        if at < 0:
+            return found
+        found.append(at)
+        pos = at + 1
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    literal=st.binary(min_size=1, max_size=5).map(lambda b: bytes(ALPHABET[x % 6] for x in b)),
+    buf=st.binary(max_size=3000).map(lambda b: bytes(ALPHABET[x % 6] for x in b)),
+    pos=st.integers(0, 3000),
+    cut=st.integers(0, 3000),
+)
+def test_every_occurrence_is_found_in_order_as_by_bytes_find(literal, buf, pos, cut):
+    end = max(len(buf) - cut, 0)
+    assert all_finds(LiteralFinder(literal), buf, pos, end) == all_plain_finds(literal, buf, pos, end)
+
+
+def test_a_common_rare_byte_makes_it_fall_back_and_still_find_the_rest():
+    # K is the literal's rarest byte but fills this buffer: after the free misses the finder
+    # switches to bytes.find, and the occurrences before and after the switch are all found.
+    literal = b"XKX_"
+    buf = b"K" * 5000 + literal + b"K" * 5000 + literal + b"xx" + literal
+    finder = LiteralFinder(literal)
+    assert rarest_byte(literal) == 1 and not finder.plain
+    assert all_finds(finder, buf, 0, len(buf)) == all_plain_finds(literal, buf, 0, len(buf))
+    assert finder.plain
+
+
+def test_a_rarely_seen_byte_keeps_the_jumps_and_a_common_one_uses_bytes_find():
+    assert RANKS[ord("X")] < RANKS[ord("O")] < RANKS[ord("e")]
+    assert rarest_byte(b"FIXME") == 2  # X
+    assert not LiteralFinder(b"FIXME").plain
+    assert LiteralFinder(b"return").plain  # its rarest byte, u, is common in code
+    assert LiteralFinder(b"X").plain  # one byte: bytes.find is memchr already
+
+
+def test_present_answers_for_the_whole_buffer():
+    assert LiteralFinder(b"XXX").present(b"a\nXX\nXXX")
+    assert not LiteralFinder(b"XXX").present(b"a\nXX\nXX")
+    assert not LiteralFinder(b"XXX").present(b"")
