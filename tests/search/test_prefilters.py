@@ -145,6 +145,11 @@ SAMPLE = "abcdefghijklmnop xyz 1234 ab12 cdq byyq cx 123ab 456yz ..//-- \tx\rKEL
         ("[0-9]{3,}", {"case": "insensitive"}, True),
         ("\\w+", {}, False),  # Unicode \w: rg's holds marks, re's does not
         ("[a-z]+[0-9]+", {}, False),  # two unbounded repetitions: re has no time budget
+        ("[a-z]+[0-9]", {}, False),  # quadratic in a run of letters with no digit after it
+        ("[a-z]{2,}[0-9]?", {}, True),  # what follows can match empty: no retry
+        ("(?:[0-9]|[a-z]+)x?", {}, True),
+        ("(?:[0-9]|[a-z]+)[0-9]", {}, False),
+        ("[0-9]{1,8}[a-z]{1,8}[0-9]{1,8}", {}, False),  # 8 * 8 * 8 tries at each start
         ("(?:[a-z][0-9])+", {}, False),  # a repeated group
         ("[a-z]{1,100}", {}, False),  # a large bound
         ("[^a-z]{3}", {}, False),  # a negated class holds non-ASCII characters

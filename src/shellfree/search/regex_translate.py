@@ -600,9 +600,12 @@ def _folded_required(h) -> Optional[frozenset]:
     return max(candidates, key=lambda r: min(map(len, r)), default=None)
 
 
-# Bounds for patterns handed to ``re``: one unbounded repetition, each of a single character
-# class or literal character, keeps backtracking linear in the text times the pattern length;
-# the bounded ones are capped so that length stays small.
+# Bounds for patterns handed to ``re``, which cannot be given a time budget. Bounded repetitions
+# multiply the tries at each start position, so the product of their ranges is capped. The one
+# unbounded repetition may only be followed by what can match empty: once a match reaches it,
+# it succeeds, so each start position costs at most the run of characters it takes. Anything
+# after it that can fail sends ``re`` back through the whole run from every start:
+# ``[a-z]+[0-9]`` on a 60 kB line of letters took 11 s (quadratic), where rg answers at once.
 _RE_MAX_BOUNDED = 64
 
 
@@ -614,10 +617,11 @@ def _re_source(h) -> Optional[str]:
     backtrackers, so on this subset they find the same matches: literals, classes of ASCII
     characters only (Unicode classes differ between the engines: rg's ``\\w`` holds marks,
     ``re``'s does not), repetitions of one such atom, concatenation, alternation and groups; no
-    assertion. At most one repetition is unbounded and bounded ones stay small, because ``re``
-    cannot be given a time budget.
+    assertion. At most one repetition is unbounded, and only what can match empty may follow
+    it; bounded ones stay small (see _RE_MAX_BOUNDED).
     """
     unbounded = 0
+    tries = 1
 
     def atom(node) -> Optional[str]:
         if isinstance(node, HLit):
@@ -631,35 +635,40 @@ def _re_source(h) -> Optional[str]:
                 for a, b in exact.ranges) + "]"
         return None
 
-    def emit(node) -> Optional[str]:
-        nonlocal unbounded
+    def emit(node, last: bool) -> Optional[str]:
+        # last: whatever can follow node's match in the pattern can match empty.
+        nonlocal unbounded, tries
         if isinstance(node, HLit):
             return _re_escape(node.text)
         if isinstance(node, HClass):
             return atom(node)
         if isinstance(node, HCap):
-            inner = emit(node.sub)
+            inner = emit(node.sub, last)
             return None if inner is None else "(?:" + inner + ")"
         if isinstance(node, HRep):
             inner = atom(node.sub)
             if inner is None:
                 return None
             if node.max is None:
+                if not last:
+                    return None
                 unbounded += 1
-            elif node.max > _RE_MAX_BOUNDED:
-                return None
+            else:
+                tries *= node.max - node.min + 1
+                if tries > _RE_MAX_BOUNDED:
+                    return None
             bounds = "{%d,%s}" % (node.min, "" if node.max is None else node.max)
             return inner + bounds + ("" if node.greedy else "?")
-        if isinstance(node, (HConcat, HAlt)):
-            parts = [emit(item) for item in node.items]
-            if any(part is None for part in parts):
-                return None
-            if isinstance(node, HConcat):
-                return "".join(parts)
-            return "(?:" + "|".join(parts) + ")"
+        if isinstance(node, HConcat):
+            parts = [emit(item, last and all(map(_nullable_without_looks, node.items[i + 1:])))
+                     for i, item in enumerate(node.items)]
+            return None if any(part is None for part in parts) else "".join(parts)
+        if isinstance(node, HAlt):
+            parts = [emit(item, last) for item in node.items]
+            return None if any(part is None for part in parts) else "(?:" + "|".join(parts) + ")"
         return None  # assertions
 
-    source = emit(h)
+    source = emit(h, True)
     return source if source is not None and unbounded <= 1 else None
 
 
