@@ -166,6 +166,24 @@ def test_re_is_chosen_only_where_it_agrees(pattern, options, chosen):
         assert ours  # the sample exercises the pattern
 
 
+@pytest.mark.parametrize(
+    "pattern, safe",
+    [
+        ("\\w+Error", True),  # one unbounded repetition of a class: at most quadratic
+        ("\\bfoo\\b|ba[rz]", True),
+        ("(x)+y", True),  # a group around one character is still one character per turn
+        ("x{1,8}y{1,8}z", True),  # 64 tries at most
+        ("(?:a|aa)+b", False),  # a wider body splits a run many ways: exponential
+        ("(?:ab){2,3}", False),
+        ("[a-z]+[0-9]+", False),  # two unbounded repetitions: cubic
+        ("x{1,100}", False),
+        ("x{1,8}y{1,8}z{1,8}", False),
+    ],
+)
+def test_short_lines_skip_the_time_budget_only_for_bounded_backtracking(pattern, safe):
+    assert _compiled([pattern]).short_lines_safe is safe
+
+
 @pytest.fixture
 def mixed(isolated):
     (isolated / "a.txt").write_bytes(

@@ -254,6 +254,23 @@ def test_catastrophic_pattern_is_bounded(isolated):
     assert status == 2 and b"big.txt" in err, (status, err)
 
 
+def test_catastrophic_pattern_on_a_short_line_is_bounded(isolated):
+    """A short line gets the time budget too when the pattern can backtrack exponentially.
+
+    One repetition of a wider-than-one-character body is enough: ``(?:a|aa)+b`` took 39 s on
+    a 43-character line before, when only lines over 256 characters had a budget.
+    """
+    import time
+
+    with open("short.txt", "wb") as f:
+        f.write(b"a" * 80 + b" b\n")
+    started = time.monotonic()
+    out, err, status = run_shellfree(["(?:a|aa)+b", "short.txt"])
+    elapsed = time.monotonic() - started
+    assert elapsed < 5.0, elapsed
+    assert status == 2 and b"short.txt" in err and b"backtracks catastrophically" in err, (status, err)
+
+
 def test_output_file_inside_the_tree_is_not_searched(corpus, reference_rg, tmp_path):
     """rg skips the file its stdout is redirected to (rg-semantics §0, harness fact 5)."""
     import subprocess

@@ -90,6 +90,9 @@ class CompiledPattern(Record):
     # The pattern compiled by ``re`` when both engines agree on it and ``re`` scans faster
     # (patterns with no literal to search for; see regex_translate._re_source).
     re_regex: "Optional[re.Pattern[str]]" = None
+    # A backtracker runs the pattern over a short line in bounded time (see
+    # regex_translate._short_lines_safe): the searcher then calls it there with no time budget.
+    short_lines_safe: bool = False
     # -U: the regex to run from a search position that rg treats as the start of the haystack
     # (see Translation.slice_source); None when it would be :attr:`regex` itself.
     slice_regex: Optional["regex.Pattern[str]"] = None
@@ -329,7 +332,7 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
                            exact_literals=tr.exact_literals,
                            folded_prefilter=_folded_prefilter(tr.folded_literals),
                            re_regex=re.compile(tr.re_source) if tr.re_source else None,
-                           slice_regex=from_start)
+                           short_lines_safe=tr.short_lines_safe, slice_regex=from_start)
 
 
 def _folded_prefilter(folded: Optional[tuple]) -> "Optional[regex.Pattern[bytes]]":

@@ -77,6 +77,9 @@ class Translation(Record):
     # to agree on every match and for ``re`` (which has no timeout) to be safe from
     # catastrophic backtracking; None otherwise. See _re_source.
     re_source: Optional[str] = None
+    # Backtracking over a short line stays cheap enough to need no time budget (see
+    # _short_lines_safe).
+    short_lines_safe: bool = False
 
 
 # -- HIR ----------------------------------------------------------------------------------------
@@ -672,6 +675,33 @@ def _re_source(h) -> Optional[str]:
     return source if source is not None and unbounded <= 1 else None
 
 
+def _short_lines_safe(h) -> bool:
+    """Whether a backtracker runs ``h`` over a line of a few hundred characters in bounded
+    time, so the searcher may skip the regex module's time budget there (~8 µs a call).
+
+    A repetition of one character or class consumes one character per turn, so it can split
+    a run only one way: one such unbounded repetition costs at most the line's length squared.
+    A repetition of anything wider can split a run many ways and backtrack exponentially even
+    alone: ``(?:a|aa)+b`` took 39 s on a 43-character line. Bounded repetitions multiply the
+    tries, so the product of their ranges is capped.
+    """
+    unbounded = 0
+    tries = 1
+    for node in _walk(h):
+        if not isinstance(node, HRep):
+            continue
+        sub = node.sub
+        while isinstance(sub, HCap):
+            sub = sub.sub
+        if not (isinstance(sub, HClass) or (isinstance(sub, HLit) and len(sub.text) == 1)):
+            return False
+        if node.max is None:
+            unbounded += 1
+        else:
+            tries *= node.max - node.min + 1
+    return unbounded <= 1 and tries <= _RE_MAX_BOUNDED
+
+
 def _re_escape(text: str) -> str:
     # Surrogate escapes (invalid bytes) are ordinary code points to re, as to regex.
     return "".join("\\" + c if c in _RE_META else c for c in text)
@@ -759,7 +789,8 @@ def translate(ast, opts: TranslateOptions) -> Translation:
                        line_anchors, slice_source,
                        exact_literals=required is not None and _is_literal_set(hir),
                        folded_literals=folded,
-                       re_source=None if required is not None else _re_source(hir))
+                       re_source=None if required is not None else _re_source(hir),
+                       short_lines_safe=_short_lines_safe(hir))
 
 
 def analyze_case(ast) -> tuple:

@@ -14,7 +14,6 @@ own text (``\\A``/``\\z``), which rg itself runs line by line.
 
 from __future__ import annotations
 
-import re
 from typing import Callable, Iterator, Protocol
 
 from shellfree._record import Record
@@ -246,17 +245,10 @@ def _fill_of(
     return _Fill(size, size, size)
 
 
-# A pattern with at most this many unbounded repetitions backtracks at most polynomially; on a
-# line of at most _SHORT_LINE characters a regex call then needs no time budget, and skipping the
-# budget matters: the regex module's timeout costs ~8 µs per call (it reads the CPU clock).
+# On a line of at most _SHORT_LINE characters a pattern the translator judged safe
+# (CompiledPattern.short_lines_safe) is run with no time budget, and skipping the budget
+# matters: the regex module's timeout costs ~8 µs per call (it reads the CPU clock).
 _SHORT_LINE = 256
-_REPEAT = re.compile(r"(?<!\\)(?:[*+]|\{\d+,\})")
-
-
-def _needs_budget_on_short_lines(source: str) -> bool:
-    # Counting quantifier characters in the translated source over-counts (escaped characters,
-    # class members), which only errs towards using the budget.
-    return len(_REPEAT.findall(source)) > 1
 
 
 class _Prepared(Record):
@@ -283,7 +275,7 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
         literals=tuple(to_bytes(lit) for lit in literals) if literals else None,
         text_anchors=getattr(matcher, "text_anchors", False),
         crlf_strip=getattr(matcher, "crlf_line_by_line", False),
-        budget_short=_needs_budget_on_short_lines(getattr(matcher, "source", "")),
+        budget_short=not getattr(matcher, "short_lines_safe", False),
         exact=bool(literals) and getattr(matcher, "exact_literals", False),
         folded=None if literals else getattr(matcher, "folded_prefilter", None),
         re_regex=getattr(matcher, "re_regex", None),
