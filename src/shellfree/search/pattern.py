@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
-from typing import TYPE_CHECKING, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Sequence
 
 from shellfree._record import Record
 from shellfree.search.decode import ByteOffsets
@@ -66,7 +66,6 @@ class CompiledPattern(Record):
     """
 
     regex: "regex.Pattern[str]"
-    source: str
     can_match_newline: bool
     case_insensitive: bool
     matches_nothing: bool
@@ -93,9 +92,17 @@ class CompiledPattern(Record):
     # A backtracker runs the pattern over a short line in bounded time (see
     # regex_translate._short_lines_safe): the searcher then calls it there with no time budget.
     short_lines_safe: bool = False
+    # Line mode, short_lines_safe patterns: the pattern on ``re``, matching as rg does on a
+    # line of ASCII characters only (see regex_translate._ascii_source); None otherwise.
+    ascii_regex: "Optional[re.Pattern[str]]" = None
     # -U: the regex to run from a search position that rg treats as the start of the haystack
     # (see Translation.slice_source); None when it would be :attr:`regex` itself.
     slice_regex: Optional["regex.Pattern[str]"] = None
+
+    @property
+    def source(self) -> str:
+        """The pattern's text in the ``regex`` module's dialect."""
+        return self.regex.pattern
 
     @property
     def multiline(self) -> bool:
@@ -249,20 +256,23 @@ def _parse_error(joined: str, err: S.RegexSyntaxError) -> PatternError:
 
 
 class LazyRegex:
-    """A ``regex`` pattern compiled on first use, for exact-literal patterns.
+    """A ``regex`` pattern compiled on first use.
 
-    Their lines are found and printed with ``bytes.find`` alone (the searcher's exact-literal
-    path, search/plain_literal.py), so most literal searches never run the regex, and need not
-    import the ``regex`` module and compile it: 6-7 ms of a 90 ms command-line search. A
-    literal alternation cannot fail to compile, so nothing is reported later than it would
-    have been. Attributes are fetched once and then kept on the instance.
+    For patterns whose lines are usually found without it: exact literals (found and printed
+    with ``bytes.find`` alone, search/plain_literal.py), patterns ``re`` confirms on ASCII lines
+    (:attr:`CompiledPattern.ascii_regex`) or scans for (:attr:`CompiledPattern.re_regex`).
+    Such searches need not import the ``regex`` module and compile the pattern: 6-7 ms of a
+    90 ms command-line search. None of these patterns can fail to compile (no repetition
+    bound above 64), so nothing is reported later than it would have been. Attributes are
+    fetched once and then kept on the instance.
     """
 
-    def __init__(self, source: str) -> None:
-        self.pattern = source
+    def __init__(self, make_source: Callable[[], str]) -> None:
+        self._make_source = make_source
 
     def __getattr__(self, name: str):
-        value = getattr(T.compile_source(self.pattern), name)
+        # Only reached for what is not yet on the instance: the first use compiles.
+        value = getattr(T.compile_source(self._make_source()), name)
         setattr(self, name, value)
         return value
 
@@ -282,7 +292,7 @@ def compile_patterns(patterns: Sequence[str], options: PatternOptions) -> Compil
     pats = _dedupe(patterns)
     if not pats:
         never = T.compile_source(r"[^\x00-\U0010ffff]")
-        return CompiledPattern(never, never.pattern, False, options.case == "insensitive", True,
+        return CompiledPattern(never, False, options.case == "insensitive", True,
                                None, False)
     if options.fixed_strings:
         pats = [_escape(p) for p in pats]
@@ -311,7 +321,11 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
         if err.span is None:
             raise PatternError(err.message, joined) from None
         raise _parse_error(joined, S.RegexSyntaxError(err.message, err.span)) from None
-    if tr.exact_literals and not tr.slice_source:
+    ascii_regex = (re.compile(tr.ascii_source)
+                   if tr.ascii_source is not None and tr.short_lines_safe else None)
+    if not tr.slice_source and (tr.exact_literals or ascii_regex is not None or tr.re_source):
+        # Lines may well be found and confirmed without the regex module (see LazyRegex).
+        # Such patterns cannot fail to compile: no repetition bound exceeds 64.
         compiled = LazyRegex(tr.source)
         from_start = None
     else:
@@ -319,12 +333,12 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
 
         try:
             with _deep_recursion():
-                compiled = T.compile_source(tr.source)
+                compiled = T.compile_source(tr.source())
                 from_start = T.compile_source(tr.slice_source) if tr.slice_source else None
         except (regex.error, OverflowError):
             # rg: only a pattern whose compiled size explodes gets here (e.g. a{4294967295}).
             raise PatternError("compiled regex exceeds size limit of 104857600", joined) from None
-    return CompiledPattern(compiled, tr.source, tr.can_match_newline, insensitive, False,
+    return CompiledPattern(compiled, tr.can_match_newline, insensitive, False,
                            tr.required_literals, tr.empty_inside_chars,
                            options.crlf and not options.multiline and tr.text_anchors,
                            tr.text_anchors and not options.multiline,
@@ -332,7 +346,8 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
                            exact_literals=tr.exact_literals,
                            folded_prefilter=_folded_prefilter(tr.folded_literals),
                            re_regex=re.compile(tr.re_source) if tr.re_source else None,
-                           short_lines_safe=tr.short_lines_safe, slice_regex=from_start)
+                           short_lines_safe=tr.short_lines_safe, ascii_regex=ascii_regex,
+                           slice_regex=from_start)
 
 
 def _folded_prefilter(folded: Optional[tuple]) -> "Optional[regex.Pattern[bytes]]":

@@ -114,6 +114,8 @@ def contains(cls, cp: int) -> bool:
             return False
         if _is_new(cp):
             return cls.unassigned
+        if cp < 0x80 and cls.expr in _PERL_ASCII:
+            return _in_ranges(cp, _ASCII_CLASSES[_PERL_ASCII[cls.expr]])
         return _compiled(cls.expr).fullmatch(chr(cp)) is not None
     if isinstance(cls, Not):
         return not 0xD800 <= cp <= 0xDFFF and not contains(cls.item, cp)
@@ -140,6 +142,11 @@ def _matched_by(compiled: "regex.Pattern[str]", points: list[int]) -> set[int]:
     return {points[m.start()] for m in compiled.finditer(text)}
 
 
+def ascii_ranges(cls) -> tuple:
+    """The ranges of the ASCII characters rg's class holds (what it can match in ASCII text)."""
+    return chars(_members_among(cls, set(range(0x80)))).ranges
+
+
 def _members_among(cls, probe: set[int]) -> set[int]:
     """``{cp in probe if contains(cls, cp)}``, by set operations over the class tree (what
     :func:`contains` decides per code point, decided per set)."""
@@ -151,8 +158,13 @@ def _members_among(cls, probe: set[int]) -> set[int]:
         removed = {cp for cp in scalars if cls.remove and _in_ranges(cp, cls.remove)}
         rest = scalars - added - removed
         new = rest & _new_points()
-        old = sorted(rest - new)
-        return added | (new if cls.unassigned else set()) | _matched_by(_compiled(cls.expr), old)
+        old = rest - new
+        out = added | (new if cls.unassigned else set())
+        if cls.expr in _PERL_ASCII:
+            ascii_old = {cp for cp in old if cp < 0x80}
+            out |= {cp for cp in ascii_old if _in_ranges(cp, _ASCII_CLASSES[_PERL_ASCII[cls.expr]])}
+            old -= ascii_old
+        return out | _matched_by(_compiled(cls.expr), sorted(old)) if old else out
     if isinstance(cls, Not):
         return {cp for cp in probe if not 0xD800 <= cp <= 0xDFFF} - _members_among(cls.item, probe)
     if isinstance(cls, Union):
@@ -277,6 +289,12 @@ _ASCII_CLASSES = {
 def ascii_class(name: str) -> Chars:
     """``[[:name:]]`` (always ASCII in rg)."""
     return Chars(_ASCII_CLASSES[name])
+
+
+# The ASCII members of regex's \d, \s and \w are rg's ASCII classes (a test checks each
+# character), so an ASCII character is decided without loading the regex module: a search
+# whose lines re confirms (regex_translate._ascii_source) need not import it at all.
+_PERL_ASCII = {"\\d": "digit", "\\s": "space", "\\w": "word"}
 
 
 def perl_class(kind: str, unicode: bool):

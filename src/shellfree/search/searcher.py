@@ -261,6 +261,7 @@ class _Prepared(Record):
     exact: bool  # every occurrence of a literal is a match
     folded: object  # a byte regex that finds candidate lines of a case-insensitive pattern
     re_regex: object  # the pattern on ``re``, for scans, when re and rg agree on it
+    ascii_search: object  # ``re`` search of a short ASCII line (CompiledPattern.ascii_regex)
 
 
 _PREPARED: dict[int, tuple[MatcherLike, _Prepared]] = {}
@@ -271,6 +272,7 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
     if entry is not None and entry[0] is matcher:
         return entry[1]
     literals = matcher.required_literals
+    ascii_regex = getattr(matcher, "ascii_regex", None)
     prepared = _Prepared(
         literals=tuple(to_bytes(lit) for lit in literals) if literals else None,
         text_anchors=getattr(matcher, "text_anchors", False),
@@ -279,6 +281,7 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
         exact=bool(literals) and getattr(matcher, "exact_literals", False),
         folded=None if literals else getattr(matcher, "folded_prefilter", None),
         re_regex=getattr(matcher, "re_regex", None),
+        ascii_search=None if ascii_regex is None else ascii_regex.search,
     )
     if len(_PREPARED) > 64:
         _PREPARED.clear()
@@ -373,6 +376,7 @@ class _Lines:
         self.exact = prepared.exact
         self.folded = prepared.folded
         self.re_regex = prepared.re_regex
+        self.ascii_search = prepared.ascii_search
 
     @property
     def search(self):
@@ -407,6 +411,8 @@ class _Lines:
         a haystack (rg's searcher goes on after a matching line with the rest of its buffer)."""
         lead = 0 if self.text_anchors or not look_back else self._stray_lead(ls)
         text = self.line_text(ls - lead, le)
+        if self.ascii_search is not None and len(text) <= _SHORT_LINE and text.isascii():
+            return self.ascii_search(text, lead) is not None
         return self.search(text, lead, timeout=self._timeout_for(len(text))) is not None
 
     def line_spans(self, ls: int, le: int) -> tuple[tuple[int, int], ...]:
