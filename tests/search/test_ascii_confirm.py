@@ -91,7 +91,8 @@ def test_crlf_and_multiline_keep_the_regex_module():
 @pytest.fixture
 def word_tree(isolated):
     (isolated / "ascii.py").write_bytes(
-        b"raise ValueError('x')\nError alone\n  except KeyError:\n" + b"y" * 300 + b"Error\n")
+        b"raise ValueError('x')\nError alone\n  except KeyError:\n" + b"y" * 300 + b"Error\n"
+        + b"- " * 200 + b"Error " + b"z" * 100 + b"\n")  # two long lines: one matches
     (isolated / "utf8.py").write_bytes("naïveError\nÉtéError ok\n_Error\n".encode())
     (isolated / "latin1.txt").write_bytes(b"caf\xe9Error\n\xe9Error\n")
     return isolated
@@ -117,3 +118,18 @@ def test_a_search_whose_candidate_lines_are_ascii_never_loads_the_regex_module(t
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                           check=False)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_long_ascii_line_keeps_the_time_budget(isolated):
+    # \w+Error is quadratic in a run of word characters not followed by Error; on a 1 MB line
+    # only the regex module's budget stops it (rg, being linear, answers at once), so re,
+    # which has none, confirms short lines only.
+    import time
+
+    from tests.search.test_rg_search import run_shellfree
+
+    (isolated / "long.txt").write_bytes(b"a" * 1_000_000 + b" Error\n")
+    started = time.monotonic()
+    out, err, status = run_shellfree(["\\w+Error", "long.txt"])
+    assert time.monotonic() - started < 5.0
+    assert status == 2 and b"backtracks catastrophically" in err, (status, err)
