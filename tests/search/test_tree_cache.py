@@ -264,7 +264,7 @@ class TestBudget:
         cache.read(b)
         assert opens.calls == [b]
 
-    def test_a_run_larger_than_the_budget_keeps_what_it_met_first(self, tmp_path, monkeypatch):
+    def test_a_run_over_files_of_one_size_keeps_what_it_met_first(self, tmp_path, monkeypatch):
         paths = self.files(tmp_path, 6, 1000)
         cache = TreeCache(content_budget=3 * (1000 + ENTRY_OVERHEAD), clock=settled_clock)
         for _ in range(2):
@@ -277,6 +277,51 @@ class TestBudget:
             cache.read(path)
         # Plain LRU would have evicted every file before its next use.
         assert opens.calls == paths[3:]
+
+    def test_a_tree_over_the_budget_keeps_its_smallest_files(self, tmp_path, monkeypatch):
+        # Three large files met first fill the budget; each small one displaces a large one
+        # until the small ones all fit, and after that the cache holds still.
+        big = [os.fsencode(str(tmp_path / f"big{i}")) for i in range(3)]
+        small = [os.fsencode(str(tmp_path / f"small{i}")) for i in range(6)]
+        for i in range(3):
+            write(tmp_path / f"big{i}", b"B" * 2000)
+        for i in range(6):
+            write(tmp_path / f"small{i}", b"s" * 300)
+        cache = TreeCache(content_budget=3 * (2000 + ENTRY_OVERHEAD), clock=settled_clock)
+        for _ in range(2):
+            cache.begin_run()
+            for path in big + small:
+                cache.read(path)
+        opens = Counter(monkeypatch, "open", tmp_path)
+        cache.begin_run()
+        for path in big + small:
+            assert cache.read(path) == open(path, "rb").read()
+        # One large file still fits beside the six small ones; the other two are read again.
+        assert len(opens.calls) == 2 and set(opens.calls) < set(big)
+        assert cache.content_bytes == 2000 + 6 * 300 + 7 * ENTRY_OVERHEAD
+
+    def test_a_file_unused_for_two_runs_makes_room_for_one_of_its_size(self, tmp_path, monkeypatch):
+        a, b, c = self.files(tmp_path, 3, 1000)
+        cache = TreeCache(content_budget=2 * (1000 + ENTRY_OVERHEAD), clock=settled_clock)
+        cache.begin_run()
+        cache.read(a)
+        cache.read(b)
+        cache.begin_run()
+        cache.read(b)
+        opens = Counter(monkeypatch, "open", tmp_path)
+        cache.read(c)  # a was used by the previous run: it stays, c is not kept
+        cache.read(a)
+        assert opens.calls == [c]
+        cache.begin_run()
+        cache.begin_run()
+        cache.read(c)  # a and b were last used two runs ago: c takes b's place (used first)
+        assert opens.calls == [c, c]
+        cache.begin_run()
+        cache.read(c)
+        cache.read(a)
+        assert opens.calls == [c, c]
+        cache.read(b)
+        assert opens.calls == [c, c, b]
 
     def test_a_file_larger_than_the_budget_is_not_kept(self, tmp_path):
         (path,) = self.files(tmp_path, 1, 5000)

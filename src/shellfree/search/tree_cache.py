@@ -22,15 +22,20 @@ rule (git's "racily clean" entries) closes that hole: an entry whose mtime or ct
 :data:`RACY_NS` of the moment it was read is not trusted on its next use and is read again.
 Being wrong costs a re-read; nothing stale is served.
 
-Contents are evicted least-recently-used beyond the budget, except that a run never evicts what
-it has itself used: a search over more bytes than the budget then keeps the files it met first
-(a cyclic scan would otherwise turn plain LRU into a cache that never hits).
+Contents beyond the budget are evicted by size and age. A newcomer first displaces what neither
+this run nor the one before it used, least recently used first; then the largest cached file,
+if that is larger than the newcomer. Over a tree larger than the budget, the cache so settles on
+its smallest files: re-reading a file costs four system calls whatever its size, so small files
+save the most per cached byte (the 50,000-file benchmark tree has 75 % of its files in its
+smallest 64 MiB). No file is displaced by one of its own size or larger, so a search that
+cycles over the same files keeps hitting the same ones (plain LRU would never hit).
 
 Thread-safe: one lock guards the tables; the file system is touched outside it.
 """
 
 from __future__ import annotations
 
+import heapq
 import operator
 import os
 import stat as stat_module
@@ -172,8 +177,10 @@ class TreeCache:
         self._contents: OrderedDict[bytes, _Content] = OrderedDict()
         self._content_bytes = 0
         self._generation = 0
-        # The run that found the budget filled by its own reads: its later misses skip _keep.
-        self._full_in = -1
+        # Max-heap (negated cost, key) of the cached contents; entries go stale lazily.
+        self._by_size: list[tuple[int, bytes]] = []
+        # A newcomer costing this much or more finds no room (until something is dropped).
+        self._admit_below = 1 << 62
         # search key -> {file key: (signature, outcome)}, least recently used first.
         self._outcomes: OrderedDict[object, dict] = OrderedDict()
 
@@ -192,6 +199,7 @@ class TreeCache:
         what it used itself."""
         with self._lock:
             self._generation += 1
+            self._admit_below = 1 << 62  # what the last runs used may have aged out
 
     # -- listings -----------------------------------------------------------------------------
     def listing(self, directory: bytes, sort_names: bool) -> Listing:
@@ -299,7 +307,9 @@ class TreeCache:
             return data, None
         signature = _signature(st)
         trusted = _settled(st, read_at)
-        if self.content_budget and (cached is not None or self._full_in != self._generation):
+        if self.content_budget and (
+            cached is not None or len(data) + ENTRY_OVERHEAD < self._admit_below
+        ):
             self._keep(key, _Content(data, signature, trusted, 0))
         return data, (signature if trusted else None)
 
@@ -348,27 +358,44 @@ class TreeCache:
     def _keep(self, key: bytes, content: _Content) -> None:
         cost = len(content.data) + ENTRY_OVERHEAD
         with self._lock:
-            if cost > self.content_budget:
-                old = self._contents.pop(key, None)
-                if old is not None:
-                    self._content_bytes -= len(old.data) + ENTRY_OVERHEAD
-                return
-            content.generation = self._generation
             old = self._contents.pop(key, None)
             if old is not None:
                 self._content_bytes -= len(old.data) + ENTRY_OVERHEAD
-            contents = self._contents
-            while self._content_bytes + cost > self.content_budget:
-                oldest_key = next(iter(contents))
-                oldest = contents[oldest_key]
-                if oldest.generation == self._generation:
-                    # Everything left was used by this run: keep it, skip the newcomer.
-                    self._full_in = self._generation
-                    return
-                del contents[oldest_key]
-                self._content_bytes -= len(oldest.data) + ENTRY_OVERHEAD
-            contents[key] = content
+            if cost > self.content_budget or not self._make_room(cost):
+                return
+            content.generation = self._generation
+            self._contents[key] = content
             self._content_bytes += cost
+            heapq.heappush(self._by_size, (-cost, key))
+            if len(self._by_size) > 2 * len(self._contents) + 1024:
+                self._by_size = [(-(len(c.data) + ENTRY_OVERHEAD), k)
+                                 for k, c in self._contents.items()]
+                heapq.heapify(self._by_size)
+
+    def _make_room(self, cost: int) -> bool:
+        """Evict until *cost* more bytes fit (see the module docstring); False, evicting
+        nothing more, when only entries of *cost* or less are left to evict. Lock held."""
+        contents = self._contents
+        stale = self._generation - 1
+        heap = self._by_size
+        while self._content_bytes + cost > self.content_budget:
+            oldest_key = next(iter(contents))
+            if contents[oldest_key].generation < stale:
+                self._content_bytes -= len(contents.pop(oldest_key).data) + ENTRY_OVERHEAD
+                continue
+            while heap:
+                negated, largest_key = heap[0]
+                entry = contents.get(largest_key)
+                if entry is not None and len(entry.data) + ENTRY_OVERHEAD == -negated:
+                    break
+                heapq.heappop(heap)  # evicted or re-kept since it was pushed
+            if not heap or -heap[0][0] <= cost:
+                self._admit_below = min(self._admit_below, cost)
+                return False
+            heapq.heappop(heap)
+            del contents[largest_key]
+            self._content_bytes += negated
+        return True
 
     # -- invalidation -------------------------------------------------------------------------
     def forget(self, path: bytes | str) -> None:
@@ -380,6 +407,7 @@ class TreeCache:
         name = target.rpartition(b"/")[2]
         # Only keys ending in the same name can be spellings of the file: a cheap first cut.
         with self._lock:
+            self._admit_below = 1 << 62
             for key in [k for k in self._contents if k.endswith(name)]:
                 if same_place(key) == target:
                     content = self._contents.pop(key)
@@ -402,6 +430,8 @@ class TreeCache:
             self._listings.clear()
             self._rules.clear()
             self._contents.clear()
+            self._by_size.clear()
+            self._admit_below = 1 << 62
             self._content_bytes = 0
             self._outcomes.clear()
 
