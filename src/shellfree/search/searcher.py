@@ -305,12 +305,17 @@ def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":
     if literals and all(literals):  # an empty literal is in every file: nothing to prove
         # Each literal with its rarest byte: a file lacking that byte lacks the literal, and
         # one memchr says so; otherwise the literal is looked for by that byte too
-        # (literal_find.LiteralFinder).
-        specs = tuple((lit, rarest_byte(lit)) for lit in literals)
+        # (literal_find.LiteralFinder). A literal whose rarest byte is common is looked for
+        # with bytes.find at once: its memchr would find the byte in nearly every file.
+        specs = tuple((lit, k, LiteralFinder(lit, k).plain)
+                      for lit, k in ((lit, rarest_byte(lit)) for lit in literals))
 
         def absent(data: bytes) -> bool:
-            for literal, k in specs:
-                if data.find(literal[k : k + 1]) >= 0 and LiteralFinder(literal, k).present(data):
+            for literal, k, plain in specs:
+                if plain:
+                    if data.find(literal) >= 0:
+                        return False
+                elif data.find(literal[k : k + 1]) >= 0 and LiteralFinder(literal, k).present(data):
                     return False
             return not data.startswith(TRANSCODED_BOMS)
 
