@@ -238,6 +238,20 @@ def test_a_lazily_compiled_regex_finds_what_the_compiled_one_finds():
     assert matcher.regex.pattern == eager.pattern
 
 
+@pytest.mark.parametrize("pattern", [
+    "(" * 240 + "a" + ")" * 240,  # an exact literal: its regex is compiled on first use
+    "(" * 240 + "a+" + ")" * 240,  # confirmed by re on ASCII lines: likewise
+])
+@pytest.mark.parametrize("flag", ["-o", "-n"])
+def test_a_deeply_nested_pattern_compiled_on_first_use_still_compiles(
+    isolated, reference_rg, pattern, flag
+):
+    # rg allows 250 nested groups; the regex module parses them recursively, so the lazy
+    # compilation needs the same recursion room as compile_patterns gives the eager one.
+    (isolated / "f.txt").write_bytes("xa\nb\u00e9aa\nnone\n".encode())
+    same(reference_rg, [flag, pattern])
+
+
 GRAPHEME_PIECES = [
     "a", "é", "e\u0301", "\u0301", "\U0001F1EB", "\U0001F1F7", "\U0001F468\u200d\U0001F469",
     "\u200d", "\r\n", "\r", "한", "\u1100\u1161", "\ufe0f", " ", "\t",

@@ -271,8 +271,10 @@ class LazyRegex:
         self._make_source = make_source
 
     def __getattr__(self, name: str):
-        # Only reached for what is not yet on the instance: the first use compiles.
-        value = getattr(T.compile_source(self._make_source()), name)
+        # Only reached for what is not yet on the instance: the first use compiles, with the
+        # recursion room compile_patterns gives a deeply nested pattern.
+        with _deep_recursion():
+            value = getattr(T.compile_source(self._make_source()), name)
         setattr(self, name, value)
         return value
 
