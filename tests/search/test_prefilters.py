@@ -150,6 +150,8 @@ SAMPLE = "abcdefghijklmnop xyz 1234 ab12 cdq byyq cx 123ab 456yz ..//-- \tx\rKEL
         ("(?:[0-9]|[a-z]+)x?", {}, True),
         ("(?:[0-9]|[a-z]+)[0-9]", {}, False),
         ("[0-9]{1,8}[a-z]{1,8}[0-9]{1,8}", {}, False),  # 8 * 8 * 8 tries at each start
+        ("[a-z]{100,}", {}, False),  # a walk of 100 characters from every start in a run
+        ("[a-z]{65}", {}, False),
         ("(?:[a-z][0-9])+", {}, False),  # a repeated group
         ("[a-z]{1,100}", {}, False),  # a large bound
         ("[^a-z]{3}", {}, False),  # a negated class holds non-ASCII characters

@@ -617,12 +617,13 @@ def _folded_required(h) -> Optional[frozenset]:
     return max(candidates, key=lambda r: min(map(len, r)), default=None)
 
 
-# Bounds for patterns handed to ``re``, which cannot be given a time budget. Bounded repetitions
-# multiply the tries at each start position, so the product of their ranges is capped. The one
-# unbounded repetition may only be followed by what can match empty: once a match reaches it,
-# it succeeds, so each start position costs at most the run of characters it takes. Anything
-# after it that can fail sends ``re`` back through the whole run from every start:
-# ``[a-z]+[0-9]`` on a 60 kB line of letters took 11 s (quadratic), where rg answers at once.
+# Bounds for patterns handed to ``re``, which cannot be given a time budget. No repetition's
+# bounds exceed 64, and bounded repetitions multiply the tries at each start position, so the
+# product of their ranges is capped too. The one unbounded repetition may only be followed by
+# what can match empty: once a match reaches it, it succeeds, so each start position costs at
+# most the run of characters it takes. Anything after it that can fail sends ``re`` back
+# through the whole run from every start: ``[a-z]+[0-9]`` on a 60 kB line of letters took
+# 11 s (quadratic), where rg answers at once.
 _RE_MAX_BOUNDED = 64
 
 
@@ -665,6 +666,10 @@ def _re_source(h) -> Optional[str]:
         if isinstance(node, HRep):
             inner = atom(node.sub)
             if inner is None:
+                return None
+            # Each start position also walks through every repetition's minimum (and a
+            # bounded one's maximum): a large one is a long walk from every start.
+            if max(node.min, node.max or 0) > _RE_MAX_BOUNDED:
                 return None
             if node.max is None:
                 if not last:
