@@ -180,6 +180,7 @@ def test_re_is_chosen_only_where_it_agrees(pattern, options, chosen):
         ("[a-z]+[0-9]+", False),  # two unbounded repetitions: cubic
         ("x{1,100}", False),
         ("x{1,8}y{1,8}z{1,8}", False),
+        ("a{65}", False),  # a large bound: also compiled eagerly, to report a size error
     ],
 )
 def test_short_lines_skip_the_time_budget_only_for_bounded_backtracking(pattern, safe):

@@ -254,6 +254,12 @@ def test_catastrophic_pattern_is_bounded(isolated):
     assert status == 2 and b"big.txt" in err, (status, err)
 
 
+@pytest.mark.parametrize("pattern", ["a{4294967295}", "a{4294967295}b", "(?:a{4294967295})?x"])
+def test_a_pattern_too_large_to_compile_is_reported_as_rg_does(isolated, reference_rg, pattern):
+    (isolated / "f.txt").write_bytes(b"aaa\nx\n")
+    same(reference_rg, ["-n", pattern])
+
+
 def test_catastrophic_pattern_on_a_short_line_is_bounded(isolated):
     """A short line gets the time budget too when the pattern can backtrack exponentially.
 

@@ -702,7 +702,7 @@ def _short_lines_safe(h) -> bool:
     a run only one way: one such unbounded repetition costs at most the line's length squared.
     A repetition of anything wider can split a run many ways and backtrack exponentially even
     alone: ``(?:a|aa)+b`` took 39 s on a 43-character line. Bounded repetitions multiply the
-    tries, so the product of their ranges is capped.
+    tries, so the product of their ranges is capped, and no bound may exceed 64.
     """
     unbounded = 0
     tries = 1
@@ -713,6 +713,10 @@ def _short_lines_safe(h) -> bool:
         while isinstance(sub, HCap):
             sub = sub.sub
         if not (isinstance(sub, HClass) or (isinstance(sub, HLit) and len(sub.text) == 1)):
+            return False
+        # A large bound is a long walk from every start; it also keeps the pattern on the
+        # eagerly compiled regex module, which reports one too large to compile as rg does.
+        if max(node.min, node.max or 0) > _RE_MAX_BOUNDED:
             return False
         if node.max is None:
             unbounded += 1
