@@ -90,7 +90,8 @@ class CompiledPattern(Record):
     # (patterns with no literal to search for; see regex_translate._re_source).
     re_regex: "Optional[re.Pattern[str]]" = None
     # A backtracker runs the pattern over a short line in bounded time (see
-    # regex_translate._short_lines_safe): the searcher then calls it there with no time budget.
+    # regex_translate._bounded_backtracking): the searcher then calls it there with no time
+    # budget.
     short_lines_safe: bool = False
     # Line mode, short_lines_safe patterns: the pattern on ``re``, matching as rg does on a
     # line of ASCII characters only (see regex_translate._ascii_source); None otherwise.

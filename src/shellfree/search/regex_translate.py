@@ -81,7 +81,7 @@ class Translation(Record):
     # catastrophic backtracking; None otherwise. See _re_source.
     re_source: Optional[str] = None
     # Backtracking over a short line stays cheap enough to need no time budget (see
-    # _short_lines_safe).
+    # _bounded_backtracking).
     short_lines_safe: bool = False
     # Line mode: the pattern in ``re``'s dialect, matching as rg does on any text made of ASCII
     # characters only (see _ascii_source); None when it cannot be written.
@@ -617,92 +617,24 @@ def _folded_required(h) -> Optional[frozenset]:
     return max(candidates, key=lambda r: min(map(len, r)), default=None)
 
 
-# Bounds for patterns handed to ``re``, which cannot be given a time budget. No repetition's
-# bounds exceed 64, and bounded repetitions multiply the tries at each start position, so the
-# product of their ranges is capped too. The one unbounded repetition may only be followed by
-# what can match empty: once a match reaches it, it succeeds, so each start position costs at
-# most the run of characters it takes. Anything after it that can fail sends ``re`` back
-# through the whole run from every start: ``[a-z]+[0-9]`` on a 60 kB line of letters took
-# 11 s (quadratic), where rg answers at once.
+# The largest repetition bound, and the largest product of bounded repetitions' ranges, that a
+# pattern run with no time budget may have (see _bounded_backtracking).
 _RE_MAX_BOUNDED = 64
 
 
-def _re_source(h) -> Optional[str]:
-    """``h`` as an ``re`` pattern, or None when ``re`` may disagree with rg or backtrack badly.
+def _bounded_backtracking(h) -> bool:
+    """Whether a backtracker's tries from one start position are bounded by the run of text it
+    covers, so the pattern may run without the regex module's time budget (~8 µs a call) on a
+    line of a few hundred characters: the searcher's "short lines safe" patterns, and the basis
+    of what ``re`` (which has no budget) may scan (:func:`_re_source`).
 
-    ``re`` scans faster than the ``regex`` module for patterns without a literal to search for
-    (``[a-z]{14,}``: 1.75 s against 2.7 s over 200 MB), and both are leftmost-first
-    backtrackers, so on this subset they find the same matches: literals, classes of ASCII
-    characters only (Unicode classes differ between the engines: rg's ``\\w`` holds marks,
-    ``re``'s does not), repetitions of one such atom, concatenation, alternation and groups; no
-    assertion. At most one repetition is unbounded, and only what can match empty may follow
-    it; bounded ones stay small (see _RE_MAX_BOUNDED).
-    """
-    unbounded = 0
-    tries = 1
-
-    def atom(node) -> Optional[str]:
-        if isinstance(node, HLit):
-            return _re_escape(node.text) if len(node.text) == 1 else None
-        if isinstance(node, HClass):
-            exact = U.materialize(node.cls)
-            if exact is None or not exact.ranges or exact.ranges[-1][1] >= 0x80:
-                return None
-            return "[" + "".join(
-                _re_escape(chr(a)) if a == b else f"{_re_escape(chr(a))}-{_re_escape(chr(b))}"
-                for a, b in exact.ranges) + "]"
-        return None
-
-    def emit(node, last: bool) -> Optional[str]:
-        # last: whatever can follow node's match in the pattern can match empty.
-        nonlocal unbounded, tries
-        if isinstance(node, HLit):
-            return _re_escape(node.text)
-        if isinstance(node, HClass):
-            return atom(node)
-        if isinstance(node, HCap):
-            inner = emit(node.sub, last)
-            return None if inner is None else "(?:" + inner + ")"
-        if isinstance(node, HRep):
-            inner = atom(node.sub)
-            if inner is None:
-                return None
-            # Each start position also walks through every repetition's minimum (and a
-            # bounded one's maximum): a large one is a long walk from every start.
-            if max(node.min, node.max or 0) > _RE_MAX_BOUNDED:
-                return None
-            if node.max is None:
-                if not last:
-                    return None
-                unbounded += 1
-            else:
-                tries *= node.max - node.min + 1
-                if tries > _RE_MAX_BOUNDED:
-                    return None
-            bounds = "{%d,%s}" % (node.min, "" if node.max is None else node.max)
-            return inner + bounds + ("" if node.greedy else "?")
-        if isinstance(node, HConcat):
-            parts = [emit(item, last and all(map(_nullable_without_looks, node.items[i + 1:])))
-                     for i, item in enumerate(node.items)]
-            return None if any(part is None for part in parts) else "".join(parts)
-        if isinstance(node, HAlt):
-            parts = [emit(item, last) for item in node.items]
-            return None if any(part is None for part in parts) else "(?:" + "|".join(parts) + ")"
-        return None  # assertions
-
-    source = emit(h, True)
-    return source if source is not None and unbounded <= 1 else None
-
-
-def _short_lines_safe(h) -> bool:
-    """Whether a backtracker runs ``h`` over a line of a few hundred characters in bounded
-    time, so the searcher may skip the regex module's time budget there (~8 µs a call).
-
-    A repetition of one character or class consumes one character per turn, so it can split
-    a run only one way: one such unbounded repetition costs at most the line's length squared.
-    A repetition of anything wider can split a run many ways and backtrack exponentially even
+    A repetition of one character or class consumes one character per turn, so it can split a
+    run only one way: one such unbounded repetition costs at most the line's length squared. A
+    repetition of anything wider can split a run many ways and backtrack exponentially even
     alone: ``(?:a|aa)+b`` took 39 s on a 43-character line. Bounded repetitions multiply the
-    tries, so the product of their ranges is capped, and no bound may exceed 64.
+    tries, so the product of their ranges is capped, and every start walks through each
+    repetition's bounds, so no bound may exceed 64; a larger one also keeps the pattern on the
+    eagerly compiled regex module, which reports one too large to compile as rg does.
     """
     unbounded = 0
     tries = 1
@@ -714,8 +646,6 @@ def _short_lines_safe(h) -> bool:
             sub = sub.sub
         if not (isinstance(sub, HClass) or (isinstance(sub, HLit) and len(sub.text) == 1)):
             return False
-        # A large bound is a long walk from every start; it also keeps the pattern on the
-        # eagerly compiled regex module, which reports one too large to compile as rg does.
         if max(node.min, node.max or 0) > _RE_MAX_BOUNDED:
             return False
         if node.max is None:
@@ -723,6 +653,64 @@ def _short_lines_safe(h) -> bool:
         else:
             tries *= node.max - node.min + 1
     return unbounded <= 1 and tries <= _RE_MAX_BOUNDED
+
+
+def _re_source(h) -> Optional[str]:
+    """``h`` as an ``re`` pattern, or None when ``re`` may disagree with rg or backtrack badly.
+
+    ``re`` scans faster than the ``regex`` module for patterns without a literal to search for
+    (``[a-z]{14,}``: 1.75 s against 2.7 s over 200 MB), and both are leftmost-first
+    backtrackers, so on this subset they find the same matches: literals, classes of ASCII
+    characters only (Unicode classes differ between the engines: rg's ``\\w`` holds marks,
+    ``re``'s does not), repetitions of one such atom, concatenation, alternation and groups; no
+    assertion.
+
+    ``re`` scans a whole file with no time budget, so on top of :func:`_bounded_backtracking`
+    the one unbounded repetition may only be followed by what can match empty: once a match
+    reaches it, it succeeds, so each start position costs at most the run of characters it
+    takes. Anything after it that can fail sends ``re`` back through the whole run from every
+    start: ``[a-z]+[0-9]`` on a 60 kB line of letters took 11 s, where rg answers at once.
+    """
+    if not _bounded_backtracking(h):
+        return None
+
+    def emit(node, last: bool) -> Optional[str]:
+        # last: whatever can follow node's match in the pattern can match empty.
+        if isinstance(node, HLit):
+            return _re_escape(node.text)
+        if isinstance(node, HClass):
+            exact = U.materialize(node.cls)
+            if exact is None or not exact.ranges or exact.ranges[-1][1] >= 0x80:
+                return None
+            return _re_class(exact.ranges)
+        if isinstance(node, HCap):
+            inner = emit(node.sub, last)
+            return None if inner is None else "(?:" + inner + ")"
+        if isinstance(node, HRep):
+            if node.max is None and not last:
+                return None
+            inner = emit(node.sub, False)  # one character or class (_bounded_backtracking)
+            if inner is None:
+                return None
+            bounds = "{%d,%s}" % (node.min, "" if node.max is None else node.max)
+            return inner + bounds + ("" if node.greedy else "?")
+        if isinstance(node, HConcat):
+            parts = [emit(item, last and all(map(_nullable_without_looks, node.items[i + 1:])))
+                     for i, item in enumerate(node.items)]
+            return None if any(part is None for part in parts) else "".join(parts)
+        if isinstance(node, HAlt):
+            parts = [emit(item, last) for item in node.items]
+            return None if any(part is None for part in parts) else "(?:" + "|".join(parts) + ")"
+        return None  # assertions
+
+    return emit(h, True)
+
+
+def _re_class(ranges) -> str:
+    """An ``re`` set of the code point *ranges* (non-empty)."""
+    return "[" + "".join(
+        _re_escape(chr(a)) if a == b else f"{_re_escape(chr(a))}-{_re_escape(chr(b))}"
+        for a, b in ranges) + "]"
 
 
 # On ASCII text rg's word characters, Unicode or not, are these.
@@ -755,11 +743,7 @@ def _ascii_source(h) -> Optional[str]:
             return _re_escape(node.text) if node.text.isascii() else "(?!)"
         if isinstance(node, HClass):
             ranges = U.ascii_ranges(node.cls)
-            if not ranges:
-                return "(?!)"
-            return "[" + "".join(
-                _re_escape(chr(a)) if a == b else f"{_re_escape(chr(a))}-{_re_escape(chr(b))}"
-                for a, b in ranges) + "]"
+            return _re_class(ranges) if ranges else "(?!)"
         if isinstance(node, HLook):
             return _ASCII_LOOKS.get(node.kind)
         if isinstance(node, HCap):
@@ -866,7 +850,7 @@ def translate(ast, opts: TranslateOptions) -> Translation:
                        exact_literals=required is not None and _is_literal_set(hir),
                        folded_literals=folded,
                        re_source=None if required is not None else _re_source(hir),
-                       short_lines_safe=_short_lines_safe(hir),
+                       short_lines_safe=_bounded_backtracking(hir),
                        ascii_source=None if opts.multiline or opts.crlf else _ascii_source(hir))
 
 

@@ -115,7 +115,7 @@ def contains(cls, cp: int) -> bool:
         if _is_new(cp):
             return cls.unassigned
         if cp < 0x80 and cls.expr in _PERL_ASCII:
-            return _in_ranges(cp, _ASCII_CLASSES[_PERL_ASCII[cls.expr]])
+            return _in_ranges(cp, _PERL_ASCII[cls.expr])
         return _compiled(cls.expr).fullmatch(chr(cp)) is not None
     if isinstance(cls, Not):
         return not 0xD800 <= cp <= 0xDFFF and not contains(cls.item, cp)
@@ -162,7 +162,7 @@ def _members_among(cls, probe: set[int]) -> set[int]:
         out = added | (new if cls.unassigned else set())
         if cls.expr in _PERL_ASCII:
             ascii_old = {cp for cp in old if cp < 0x80}
-            out |= {cp for cp in ascii_old if _in_ranges(cp, _ASCII_CLASSES[_PERL_ASCII[cls.expr]])}
+            out |= {cp for cp in ascii_old if _in_ranges(cp, _PERL_ASCII[cls.expr])}
             old -= ascii_old
         return out | _matched_by(_compiled(cls.expr), sorted(old)) if old else out
     if isinstance(cls, Not):
@@ -294,7 +294,8 @@ def ascii_class(name: str) -> Chars:
 # The ASCII members of regex's \d, \s and \w are rg's ASCII classes (a test checks each
 # character), so an ASCII character is decided without loading the regex module: a search
 # whose lines re confirms (regex_translate._ascii_source) need not import it at all.
-_PERL_ASCII = {"\\d": "digit", "\\s": "space", "\\w": "word"}
+_PERL_ASCII = {"\\d": _ASCII_CLASSES["digit"], "\\s": _ASCII_CLASSES["space"],
+               "\\w": _ASCII_CLASSES["word"]}
 
 
 def perl_class(kind: str, unicode: bool):
