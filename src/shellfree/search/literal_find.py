@@ -31,6 +31,13 @@ def rarest_byte(literal: bytes) -> int:
     return min(range(len(literal)), key=lambda i: RANKS[literal[i]])
 
 
+def jumps_pay(literal: bytes, offset: int) -> bool:
+    """Whether jumping between occurrences of ``literal[offset]`` should beat ``bytes.find``:
+    not for a one-byte literal (``bytes.find`` runs memchr for it already) nor for a byte that
+    is common in text."""
+    return len(literal) > 1 and RANKS[literal[offset]] <= _RARE_RANK
+
+
 class LiteralFinder:
     """Finds one non-empty literal in one buffer, leftmost first, like ``buf.find``.
 
@@ -43,8 +50,7 @@ class LiteralFinder:
         self.literal = literal
         self.offset = rarest_byte(literal) if offset is None else offset
         self.rare = literal[self.offset : self.offset + 1]
-        # A one-byte literal is its own rare byte: bytes.find already runs memchr for it.
-        self.plain = len(literal) == 1 or RANKS[literal[self.offset]] > _RARE_RANK
+        self.plain = not jumps_pay(literal, self.offset)
         self.misses = 0
         self.start = -1
 

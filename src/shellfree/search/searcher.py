@@ -18,7 +18,7 @@ from typing import Callable, Iterator, Protocol
 
 from shellfree._record import Record
 from shellfree.search.decode import TRANSCODED_BOMS, ByteOffsets, search_stream, to_bytes, to_text
-from shellfree.search.literal_find import LiteralFinder, rarest_byte
+from shellfree.search.literal_find import LiteralFinder, jumps_pay, rarest_byte
 
 __all__ = [
     "BINARY_QUIT",
@@ -255,6 +255,7 @@ class _Prepared(Record):
     """What the searcher derives from a matcher once, not once per file."""
 
     literals: tuple[bytes, ...] | None
+    rare_offsets: tuple[int, ...]  # each literal's rarest byte (literal_find.rarest_byte)
     text_anchors: bool
     crlf_strip: bool
     budget_short: bool
@@ -271,10 +272,11 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
     entry = _PREPARED.get(id(matcher))
     if entry is not None and entry[0] is matcher:
         return entry[1]
-    literals = matcher.required_literals
+    literals = tuple(to_bytes(lit) for lit in matcher.required_literals or ())
     ascii_regex = getattr(matcher, "ascii_regex", None)
     prepared = _Prepared(
-        literals=tuple(to_bytes(lit) for lit in literals) if literals else None,
+        literals=literals or None,
+        rare_offsets=tuple(rarest_byte(lit) if lit else 0 for lit in literals),
         text_anchors=getattr(matcher, "text_anchors", False),
         crlf_strip=getattr(matcher, "crlf_line_by_line", False),
         budget_short=not getattr(matcher, "short_lines_safe", False),
@@ -307,12 +309,12 @@ def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":
         # one memchr says so; otherwise the literal is looked for by that byte too
         # (literal_find.LiteralFinder). A literal whose rarest byte is common is looked for
         # with bytes.find at once: its memchr would find the byte in nearly every file.
-        specs = tuple((lit, k, LiteralFinder(lit, k).plain)
-                      for lit, k in ((lit, rarest_byte(lit)) for lit in literals))
+        specs = tuple((lit, k, jumps_pay(lit, k))
+                      for lit, k in zip(literals, prepared.rare_offsets))
 
         def absent(data: bytes) -> bool:
-            for literal, k, plain in specs:
-                if plain:
+            for literal, k, jumps in specs:
+                if not jumps:
                     if data.find(literal) >= 0:
                         return False
                 elif data.find(literal[k : k + 1]) >= 0 and LiteralFinder(literal, k).present(data):
@@ -374,6 +376,7 @@ class _Lines:
         self.matcher = matcher
         self.crlf = crlf
         self.literals = prepared.literals
+        self.rare_offsets = prepared.rare_offsets
         self.text_anchors = prepared.text_anchors
         self.timeout = timeout
         self.budget_short = prepared.budget_short
@@ -467,7 +470,7 @@ class _Lines:
         # continuation bytes sees no character before it (see line_matches).
         after_match = -1
         if len(literals) == 1:
-            find = LiteralFinder(literals[0]).find
+            find = LiteralFinder(literals[0], self.rare_offsets[0]).find
             pos = 0
             while pos < end:
                 best = find(buf, pos, end)
@@ -486,7 +489,7 @@ class _Lines:
         # Each literal's next occurrence is remembered until the search passes it, so every
         # literal is scanned once over the buffer; searching all of them again after each
         # candidate would rescan a rare one's whole remaining buffer every time.
-        finders = [LiteralFinder(lit).find for lit in literals]
+        finders = [LiteralFinder(lit, k).find for lit, k in zip(literals, self.rare_offsets)]
         nexts = [find(buf, 0, end) for find in finders]
         while True:
             best = min((n for n in nexts if n >= 0), default=-1)
@@ -679,7 +682,8 @@ def _search(
     if not config.invert:
         prepared = _prepare(matcher)
         literals = prepared.literals
-        if literals and not any(LiteralFinder(lit).find(stream, 0, end) >= 0 for lit in literals):
+        if literals and not any(LiteralFinder(lit, k).find(stream, 0, end) >= 0
+                                for lit, k in zip(literals, prepared.rare_offsets)):
             return None  # the literal prefilter: no candidate line anywhere
         if prepared.folded is not None and prepared.folded.search(stream, 0, end) is None:
             return None
