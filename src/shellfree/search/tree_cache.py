@@ -137,6 +137,15 @@ class _Content:
         self.trusted = trusted
         self.generation = generation
 
+    @property
+    def cost(self) -> int:
+        """What the entry is charged against the budget."""
+        return len(self.data) + ENTRY_OVERHEAD
+
+
+# _admit_below when any newcomer may find room.
+_ADMIT_ALL = 1 << 62
+
 
 class _OutcomeTable(dict):
     """One search's outcomes: file key -> (signature, outcome, printed bytes); ``printed``
@@ -180,7 +189,7 @@ class TreeCache:
         # Max-heap (negated cost, key) of the cached contents; entries go stale lazily.
         self._by_size: list[tuple[int, bytes]] = []
         # A newcomer costing this much or more finds no room (until something is dropped).
-        self._admit_below = 1 << 62
+        self._admit_below = _ADMIT_ALL
         # search key -> {file key: (signature, outcome)}, least recently used first.
         self._outcomes: OrderedDict[object, dict] = OrderedDict()
 
@@ -195,11 +204,11 @@ class TreeCache:
         return self._content_bytes
 
     def begin_run(self) -> None:
-        """Mark the start of a search: what it reads may evict what earlier runs used, never
-        what it used itself."""
+        """Mark the start of a search: entries neither it nor the previous run used become the
+        first to go (see the module docstring)."""
         with self._lock:
             self._generation += 1
-            self._admit_below = 1 << 62  # what the last runs used may have aged out
+            self._admit_below = _ADMIT_ALL  # what the last runs used may have aged out
 
     # -- listings -----------------------------------------------------------------------------
     def listing(self, directory: bytes, sort_names: bool) -> Listing:
@@ -356,11 +365,11 @@ class TreeCache:
         table.printed += size
 
     def _keep(self, key: bytes, content: _Content) -> None:
-        cost = len(content.data) + ENTRY_OVERHEAD
+        cost = content.cost
         with self._lock:
             old = self._contents.pop(key, None)
             if old is not None:
-                self._content_bytes -= len(old.data) + ENTRY_OVERHEAD
+                self._content_bytes -= old.cost
             if cost > self.content_budget or not self._make_room(cost):
                 return
             content.generation = self._generation
@@ -368,8 +377,7 @@ class TreeCache:
             self._content_bytes += cost
             heapq.heappush(self._by_size, (-cost, key))
             if len(self._by_size) > 2 * len(self._contents) + 1024:
-                self._by_size = [(-(len(c.data) + ENTRY_OVERHEAD), k)
-                                 for k, c in self._contents.items()]
+                self._by_size = [(-c.cost, k) for k, c in self._contents.items()]
                 heapq.heapify(self._by_size)
 
     def _make_room(self, cost: int) -> bool:
@@ -381,12 +389,12 @@ class TreeCache:
         while self._content_bytes + cost > self.content_budget:
             oldest_key = next(iter(contents))
             if contents[oldest_key].generation < stale:
-                self._content_bytes -= len(contents.pop(oldest_key).data) + ENTRY_OVERHEAD
+                self._content_bytes -= contents.pop(oldest_key).cost
                 continue
             while heap:
                 negated, largest_key = heap[0]
                 entry = contents.get(largest_key)
-                if entry is not None and len(entry.data) + ENTRY_OVERHEAD == -negated:
+                if entry is not None and entry.cost == -negated:
                     break
                 heapq.heappop(heap)  # evicted or re-kept since it was pushed
             if not heap or -heap[0][0] <= cost:
@@ -407,11 +415,11 @@ class TreeCache:
         name = target.rpartition(b"/")[2]
         # Only keys ending in the same name can be spellings of the file: a cheap first cut.
         with self._lock:
-            self._admit_below = 1 << 62
+            self._admit_below = _ADMIT_ALL
             for key in [k for k in self._contents if k.endswith(name)]:
                 if same_place(key) == target:
                     content = self._contents.pop(key)
-                    self._content_bytes -= len(content.data) + ENTRY_OVERHEAD
+                    self._content_bytes -= content.cost
             parent_name = parent.rpartition(b"/")[2]
             for key in [k for k in self._listings if name in k[0] or parent_name in k[0]]:
                 if same_place(key[0]) in (target, parent):
@@ -431,7 +439,7 @@ class TreeCache:
             self._rules.clear()
             self._contents.clear()
             self._by_size.clear()
-            self._admit_below = 1 << 62
+            self._admit_below = _ADMIT_ALL
             self._content_bytes = 0
             self._outcomes.clear()
 
