@@ -13,24 +13,17 @@ from shellfree.search.literal_find import LiteralFinder, rarest_byte
 ALPHABET = b"XK_ex\n"
 
 
-def all_finds(finder: LiteralFinder, buf: bytes, pos: int, end: int) -> list[int]:
+def occurrences(find, buf: bytes, pos: int, end: int) -> list[int]:
+    """Every offset *find* (``find(buf, pos, end)``, like ``bytes.find``) reports, in order."""
     found = []
-    while True:
-        at = finder.find(buf, pos, end)
-        if at < 0:
-            return found
+    while (at := find(buf, pos, end)) >= 0:
         found.append(at)
         pos = at + 1
+    return found
 
 
-def all_plain_finds(literal: bytes, buf: bytes, pos: int, end: int) -> list[int]:
-    found = []
-    while True:
-        at = buf.find(literal, pos, end)
-        if at < 0:
-            return found
-        found.append(at)
-        pos = at + 1
+def plain(literal: bytes):
+    return lambda buf, pos, end: buf.find(literal, pos, end)
 
 
 @settings(max_examples=500, deadline=None)
@@ -42,7 +35,8 @@ def all_plain_finds(literal: bytes, buf: bytes, pos: int, end: int) -> list[int]
 )
 def test_every_occurrence_is_found_in_order_as_by_bytes_find(literal, buf, pos, cut):
     end = max(len(buf) - cut, 0)
-    assert all_finds(LiteralFinder(literal), buf, pos, end) == all_plain_finds(literal, buf, pos, end)
+    ours = occurrences(LiteralFinder(literal).find, buf, pos, end)
+    assert ours == occurrences(plain(literal), buf, pos, end)
 
 
 def test_a_common_rare_byte_makes_it_fall_back_and_still_find_the_rest():
@@ -52,7 +46,8 @@ def test_a_common_rare_byte_makes_it_fall_back_and_still_find_the_rest():
     buf = b"K" * 5000 + literal + b"K" * 5000 + literal + b"xx" + literal
     finder = LiteralFinder(literal)
     assert rarest_byte(literal) == 1 and not finder.plain
-    assert all_finds(finder, buf, 0, len(buf)) == all_plain_finds(literal, buf, 0, len(buf))
+    ours = occurrences(finder.find, buf, 0, len(buf))
+    assert ours == occurrences(plain(literal), buf, 0, len(buf))
     assert finder.plain
 
 
