@@ -99,6 +99,10 @@ class CompiledPattern(Record):
     # -U: the regex to run from a search position that rg treats as the start of the haystack
     # (see Translation.slice_source); None when it would be :attr:`regex` itself.
     slice_regex: Optional["regex.Pattern[str]"] = None
+    # Line mode, a pattern ``A L B`` around its one required literal ``L``: ``(?<=A)L B``,
+    # which confirms a long line from the literal's occurrences instead of from every position
+    # before them (see regex_translate._literal_split); compiled on first use.
+    around_literal: Optional["regex.Pattern[str]"] = None
 
     @property
     def source(self) -> str:
@@ -264,8 +268,9 @@ class LazyRegex:
     (:attr:`CompiledPattern.ascii_regex`) or scans for (:attr:`CompiledPattern.re_regex`).
     Such searches need not import the ``regex`` module and compile the pattern: 6-7 ms of a
     90 ms command-line search. None of these patterns can fail to compile (no repetition
-    bound above 64), so nothing is reported later than it would have been. Attributes are
-    fetched once and then kept on the instance.
+    bound above 64), so nothing is reported later than it would have been. The same holds for
+    :attr:`CompiledPattern.around_literal`, built from the parts of a pattern already compiled
+    or known to compile. Attributes are fetched once and then kept on the instance.
     """
 
     def __init__(self, make_source: Callable[[], str]) -> None:
@@ -350,7 +355,9 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
                            folded_prefilter=_folded_prefilter(tr.folded_literals),
                            re_regex=re.compile(tr.re_source) if tr.re_source else None,
                            short_lines_safe=tr.short_lines_safe, ascii_regex=ascii_regex,
-                           slice_regex=from_start)
+                           slice_regex=from_start,
+                           around_literal=None if tr.literal_split is None
+                           else LazyRegex(tr.around_literal_source))
 
 
 def _folded_prefilter(folded: Optional[tuple]) -> "Optional[regex.Pattern[bytes]]":

@@ -251,6 +251,11 @@ def _fill_of(
 _SHORT_LINE = 256
 
 
+# How many occurrences of its literal a long line is tried at (_Lines._around_literal) before
+# the line is searched from its start.
+_AROUND_TRIES = 16
+
+
 class _Prepared(Record):
     """What the searcher derives from a matcher once, not once per file."""
 
@@ -263,6 +268,8 @@ class _Prepared(Record):
     folded: object  # a byte regex that finds candidate lines of a case-insensitive pattern
     re_regex: object  # the pattern on ``re``, for scans, when re and rg agree on it
     ascii_search: object  # ``re`` search of a short ASCII line (CompiledPattern.ascii_regex)
+    # (the one required literal as text, CompiledPattern.around_literal) or None
+    around: tuple[str, object] | None
 
 
 _PREPARED: dict[int, tuple[MatcherLike, _Prepared]] = {}
@@ -274,6 +281,7 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
         return entry[1]
     literals = tuple(to_bytes(lit) for lit in matcher.required_literals or ())
     ascii_regex = getattr(matcher, "ascii_regex", None)
+    around = getattr(matcher, "around_literal", None)
     prepared = _Prepared(
         literals=literals or None,
         rare_offsets=tuple(rarest_byte(lit) if lit else 0 for lit in literals),
@@ -284,6 +292,7 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
         folded=None if literals else getattr(matcher, "folded_prefilter", None),
         re_regex=getattr(matcher, "re_regex", None),
         ascii_search=None if ascii_regex is None else ascii_regex.search,
+        around=(matcher.required_literals[0], around) if around is not None else None,
     )
     if len(_PREPARED) > 64:
         _PREPARED.clear()
@@ -385,6 +394,7 @@ class _Lines:
         self.folded = prepared.folded
         self.re_regex = prepared.re_regex
         self.ascii_search = prepared.ascii_search
+        self.around = prepared.around
 
     @property
     def search(self):
@@ -421,7 +431,31 @@ class _Lines:
         text = self.line_text(ls - lead, le)
         if self.ascii_search is not None and len(text) <= _SHORT_LINE and text.isascii():
             return self.ascii_search(text, lead) is not None
+        if self.around is not None and not lead and len(text) > _SHORT_LINE:
+            found = self._around_literal(text)
+            if found is not None:
+                return found
         return self.search(text, lead, timeout=self._timeout_for(len(text))) is not None
+
+    def _around_literal(self, text: str) -> bool | None:
+        """Whether a long line matches, decided at the first occurrences of the pattern's
+        literal (CompiledPattern.around_literal); None, for the search from the line's start
+        to decide, after _AROUND_TRIES occurrences that are no match, or when the tries run
+        out of their share of the time budget (a backwards match can cost what a forward
+        search would not)."""
+        literal, regex = self.around
+        timeout = None if self.timeout is None else self.timeout / _AROUND_TRIES
+        at = text.find(literal)
+        for _ in range(_AROUND_TRIES):
+            if at < 0:
+                return False  # every occurrence tried
+            try:
+                if regex.match(text, at, timeout=timeout) is not None:
+                    return True
+            except TimeoutError:
+                return None
+            at = text.find(literal, at + 1)
+        return None
 
     def line_spans(self, ls: int, le: int) -> tuple[tuple[int, int], ...]:
         """Byte spans (relative to ``ls``) of the matches in one line, as rg's printer finds them.
