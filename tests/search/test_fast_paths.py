@@ -41,7 +41,7 @@ literal_sets = st.lists(st.sampled_from(["a", "ab", "ba", "b a", "é", "xyz", "z
     with_filename=st.booleans(),
     null=st.booleans(),
     line_number=st.booleans(),
-    max_columns=st.sampled_from([None, 3, 8, 40]),
+    max_columns=st.sampled_from([None, 0, 3, 8, 40]),
 )
 def test_fused_literal_search_prints_what_the_general_path_prints(
     data, patterns, with_filename, null, line_number, max_columns
@@ -58,12 +58,12 @@ def test_fused_literal_search_prints_what_the_general_path_prints(
     expected = printer.print_file(b"dir/f.txt", search_bytes(data, matcher, SearchConfig()))
     lead = printer.plain_match_lead(b"dir/f.txt")
     assert lead is not None
-    lines = plain_lines(data, literal_line_spans(data, matcher, None), lead, line_number,
-                        max_columns)
+    lines = plain_lines(data, literal_line_spans(data, matcher, None, max_columns), lead,
+                        line_number, max_columns)
     if lines is None:
         # Left to the general path only for a line the printer may shorten: longer, with
-        # its terminator, than --max-columns.
-        assert max_columns is not None and any(
+        # its terminator, than --max-columns (0 is no limit).
+        assert max_columns and any(
             len(line) > max_columns for line in re.findall(rb"[^\n]*\n|[^\n]+$", data)
         )
     else:
@@ -78,7 +78,7 @@ def test_fused_literal_search_prints_what_the_general_path_prints(
     word=st.booleans(),
     line=st.booleans(),
     line_number=st.booleans(),
-    max_columns=st.sampled_from([None, 8]),
+    max_columns=st.sampled_from([None, 0, 8]),
 )
 def test_fused_search_with_a_confirming_regex_prints_what_the_general_path_prints(
     data, patterns, word, line, line_number, max_columns
@@ -88,12 +88,14 @@ def test_fused_search_with_a_confirming_regex_prints_what_the_general_path_print
         return  # no required literal: never fused
     printer = StandardPrinter(PrintOptions(line_number=line_number, max_columns=max_columns))
     expected = printer.print_file(b"f", search_bytes(data, matcher, SearchConfig()))
-    lines = plain_lines(data, literal_line_spans(data, matcher, None), b"", line_number,
-                        max_columns)
+    # The candidate lines longer than --max-columns are not confirmed: the fused search gives
+    # up on them whether they match or not.
+    lines = plain_lines(data, literal_line_spans(data, matcher, None, max_columns), b"",
+                        line_number, max_columns)
     if lines is not None:
         assert b"".join(lines) == expected
     else:
-        assert max_columns is not None
+        assert max_columns
 
 
 def test_inner_literals_are_fused_with_a_confirming_regex():
@@ -181,10 +183,31 @@ def edge_tree(isolated):
      ["-l", "needle"], ["-L", "needle"], ["-c", "--include-zero", "needle"],
      ["-n", "-i", "NEEDLE"], ["-n", "-v", "needle"], ["--json", "needle"], ["-q", "zzz"],
      ["-n", "--crlf", "needle"], ["--column", "needle"], ["-n", "-a", "needle"],
-     ["-n", "\\w+dle"], ["-n", "-w", "needle"], ["-H", "-n", "ne\\w*"], ["-n", "-M", "20", "x+ ne"]],
+     ["-n", "\\w+dle"], ["-n", "-w", "needle"], ["-H", "-n", "ne\\w*"], ["-n", "-M", "20", "x+ ne"],
+     ["-n", "-M", "0", "x+ ne"], ["-n", "-M", "20", "--max-columns-preview", "\\w+dle"]],
 )
 def test_the_command_with_its_shortcuts_prints_what_rg_prints(edge_tree, reference_rg, args):
     same(reference_rg, args)
+
+
+def test_a_long_candidate_line_is_confirmed_once_under_max_columns(isolated, monkeypatch, capfd):
+    # The fused search gives up on a line longer than --max-columns; confirming the line
+    # before giving up would make the general path confirm it a second time.
+    from shellfree.cli import main
+    from shellfree.search import searcher
+
+    (isolated / "f.txt").write_bytes(b"x" * 300 + b" needle\nshort xx needle\n")
+    confirmed = []
+    line_matches = searcher._Lines.line_matches
+
+    def counting(self, ls, le, look_back=True):
+        confirmed.append((ls, le))
+        return line_matches(self, ls, le, look_back)
+
+    monkeypatch.setattr(searcher._Lines, "line_matches", counting)
+    assert main(["rg", "-j1", "-n", "-M", "100", "x+ ne", "f.txt"]) == 0
+    assert capfd.readouterr().out == "1:[Omitted long matching line]\n2:short xx needle\n"  # as rg
+    assert confirmed == [(0, 307), (308, 323)]
 
 
 def test_a_literal_search_loads_the_regex_module_only_when_it_runs_the_regex():

@@ -436,8 +436,8 @@ class _Search:
         assert self.standard is not None
         options = self.standard.options
         lines = plain_lines(
-            data, literal_line_spans(data, self.matcher, self.config.timeout), lead,
-            options.line_number, options.max_columns,
+            data, literal_line_spans(data, self.matcher, self.config.timeout, options.max_columns),
+            lead, options.line_number, options.max_columns,
         )
         if lines is None:
             return None

@@ -168,8 +168,9 @@ def _search_and_render(command, matcher, config, shown: bytes, data: bytes, star
             return None
         options = command.standard.options
         try:
-            lines = plain_lines(data, literal_line_spans(data, matcher, config.timeout), lead,
-                                options.line_number, options.max_columns, first_line=base + 1)
+            spans = literal_line_spans(data, matcher, config.timeout, options.max_columns)
+            lines = plain_lines(data, spans, lead, options.line_number, options.max_columns,
+                                first_line=base + 1)
         except (TimeoutError, SearchTimeout):
             raise _Unsplittable("regex timeout") from None
         if lines is not None:

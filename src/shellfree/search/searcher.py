@@ -355,12 +355,19 @@ def fused_literals(matcher: MatcherLike) -> tuple[bytes, ...] | None:
 
 
 def literal_line_spans(
-    data: bytes, matcher: MatcherLike, timeout: float | None
+    data: bytes, matcher: MatcherLike, timeout: float | None, longest: int | None = None
 ) -> Iterator[tuple[int, int]]:
     """(start, end before the terminator) of each line of *data* the pattern matches, for a
     pattern with :func:`fused_literals`: the searcher's own candidate scan (_Lines). May
-    raise SearchTimeout."""
-    return _Lines(data, len(data), matcher, timeout)._by_literals(_prepare(matcher).literals)
+    raise SearchTimeout.
+
+    A candidate line longer than *longest* bytes (terminator included) is yielded without
+    being confirmed: the fused printer gives up on such a line (--max-columns) and the file
+    goes to the general path, which would confirm it a second time."""
+    lines = _Lines(data, len(data), matcher, timeout)
+    if longest:  # rg: --max-columns 0 is no limit
+        lines.longest = longest
+    return lines._by_literals(_prepare(matcher).literals)
 
 
 class _Lines:
@@ -395,6 +402,9 @@ class _Lines:
         self.re_regex = prepared.re_regex
         self.ascii_search = prepared.ascii_search
         self.around = prepared.around
+        # A candidate line longer than this (terminator included) is not confirmed (see
+        # literal_line_spans).
+        self.longest = end + 1
 
     @property
     def search(self):
@@ -515,7 +525,8 @@ class _Lines:
                 le = buf.find(b"\n", best, end)
                 if le < 0:
                     le = end
-                if self.exact or self.line_matches(ls, le, look_back=ls != after_match):
+                if (self.exact or le + (le < end) - ls > self.longest
+                        or self.line_matches(ls, le, look_back=ls != after_match)):
                     yield ls, le
                     after_match = le + 1
                 pos = le + 1
@@ -530,7 +541,8 @@ class _Lines:
             if best < 0:
                 return
             ls, le = self.bounds(best)
-            if self.exact or self.line_matches(ls, le, look_back=ls != after_match):
+            if (self.exact or le + (le < end) - ls > self.longest
+                    or self.line_matches(ls, le, look_back=ls != after_match)):
                 yield ls, le
                 after_match = le + 1
             pos = le + 1
