@@ -677,7 +677,8 @@ def _top_items(h) -> tuple:
 
 def _literal_split(h, required: Optional[tuple]) -> Optional[int]:
     """The index in ``h``'s top-level concatenation ``A L B`` of the pattern's one required
-    literal ``L``, when ``A`` is not empty and no assertion occurs anywhere; else None.
+    literal ``L``, when ``A`` is not empty; else None. For a pattern without assertions only
+    (the caller checks: it has already walked the pattern for them).
 
     Such a pattern matches a line exactly when, at some occurrence of ``L``, ``A`` matches a
     stretch ending there and ``B`` one starting after it: nothing in ``A`` or ``B`` looks past
@@ -690,10 +691,7 @@ def _literal_split(h, required: Optional[tuple]) -> Optional[int]:
     """
     if required is None or len(required) != 1:
         return None
-    items = _top_items(h)
-    if any(isinstance(node, HLook) for node in _walk(h)):
-        return None
-    for at, item in enumerate(items):
+    for at, item in enumerate(_top_items(h)):
         if isinstance(item, HLit) and item.text == required[0]:
             return at or None  # with nothing before it, the search finds the literal itself
     return None
@@ -896,7 +894,7 @@ def translate(ast, opts: TranslateOptions) -> Translation:
                        re_source=None if required is not None else _re_source(hir),
                        short_lines_safe=_bounded_backtracking(hir),
                        ascii_source=None if opts.multiline or opts.crlf else _ascii_source(hir),
-                       literal_split=None if newline else _literal_split(hir, required))
+                       literal_split=None if newline or looks else _literal_split(hir, required))
 
 
 def analyze_case(ast) -> tuple:

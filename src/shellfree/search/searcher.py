@@ -364,9 +364,7 @@ def literal_line_spans(
     A candidate line longer than *longest* bytes (terminator included) is yielded without
     being confirmed: the fused printer gives up on such a line (--max-columns) and the file
     goes to the general path, which would confirm it a second time."""
-    lines = _Lines(data, len(data), matcher, timeout)
-    if longest:  # rg: --max-columns 0 is no limit
-        lines.longest = longest
+    lines = _Lines(data, len(data), matcher, timeout, longest=longest)
     return lines._by_literals(_prepare(matcher).literals)
 
 
@@ -385,6 +383,7 @@ class _Lines:
         matcher: MatcherLike,
         timeout: float | None,
         crlf: bool = False,
+        longest: int | None = None,
     ):
         prepared = _prepare(matcher)
         self.buf = buf
@@ -403,8 +402,8 @@ class _Lines:
         self.ascii_search = prepared.ascii_search
         self.around = prepared.around
         # A candidate line longer than this (terminator included) is not confirmed (see
-        # literal_line_spans).
-        self.longest = end + 1
+        # literal_line_spans); rg's --max-columns 0 is no limit.
+        self.longest = longest or end + 1
 
     @property
     def search(self):
