@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shellfree.engine.backends import RgRun
 from shellfree.engine.results import SearchMatch
@@ -144,3 +148,67 @@ class TestFiles:
 def test_probe_counts(decoder):
     run = RgRun(b"./a:2\n./b:c:3\nnoise\n", b"", 0)
     assert parse_probe_counts(run, decoder) == (5, ["./a", "./b:c"])
+
+
+# The contract's row rule, line by line (hermes-contract.md §5.4), as the reference for the
+# bulk count: a match row fits ^([A-Za-z]:)?(.*?):(\d+):(.*)$; with context, a line that does
+# not splits at its rightmost -(\d+)- not at position 0.
+_CONTRACT_MATCH = re.compile(rb"^([A-Za-z]:)?(.*?):(\d+):(.*)$", re.S)
+_CONTRACT_CONTEXT = re.compile(rb"^(.+)-(\d+)-(.*)$", re.S)
+
+
+def _contract_rows(stdout: bytes, context: int) -> list[tuple[str, int]]:
+    rows = []
+    for line in stdout.split(b"\n"):
+        if not line or line == b"--":
+            continue
+        found = _CONTRACT_MATCH.match(line)
+        if found is not None:
+            rows.append(((found.group(1) or b"") + found.group(2), int(found.group(3))))
+        elif context > 0 and (found := _CONTRACT_CONTEXT.match(line)) is not None:
+            rows.append((found.group(1), int(found.group(2))))
+    return [(path.decode("utf-8", "replace"), number) for path, number in rows]
+
+
+# Lines made of the characters the row rule looks at, so that near-misses are common, and
+# lines shaped as rows and context rows around such text.
+_TEXT = st.text(alphabet="ab:-0129C\r\\/ é\x00", max_size=14)
+_LINE = st.one_of(
+    _TEXT,
+    st.tuples(_TEXT, st.integers(0, 999), _TEXT).map(lambda t: f"{t[0]}:{t[1]}:{t[2]}"),
+    st.tuples(_TEXT, st.integers(0, 999), _TEXT).map(lambda t: f"{t[0]}-{t[1]}-{t[2]}"),
+).map(lambda text: text.encode("utf-8"))
+
+
+class TestRowCount:
+    """The page is split row by row and the rest counted in bulk; both must agree with the
+    contract's rule applied to every line."""
+
+    @settings(max_examples=600, deadline=None)
+    @given(lines=st.lists(_LINE, max_size=12), trailing=st.booleans(),
+           context=st.sampled_from([0, 2]), limit=st.integers(0, 5), offset=st.integers(0, 4))
+    def test_total_and_page_follow_the_contract(self, lines, trailing, context, limit, offset):
+        stdout = b"\n".join(lines) + (b"\n" if trailing and lines else b"")
+        expected = _contract_rows(stdout, context)
+        # Every line is valid UTF-8, so the decoder never opens a file.
+        result = parse(stdout, LineDecoder("."), limit=limit, offset=offset, context=context)
+        assert result.total_count == len(expected)
+        assert [(m.path, m.line_number) for m in result.matches] == expected[offset:offset + limit]
+        assert result.truncated == (len(expected) > offset + limit)
+
+    @pytest.mark.parametrize("line, context, is_row", [
+        (b"a:12:x", 0, True),
+        (b"a:x:1:2", 0, True),      # the digits may follow any colon
+        (b":1:", 0, True),          # an empty path still fits the rule
+        (b"a:12x:", 0, False),
+        (b"a::", 0, False),
+        (b"a-1-x", 0, False),       # a context line counts only when context is asked for
+        (b"a-1-x", 2, True),
+        (b"-1-x", 2, False),        # the dash may not open the line
+        (b"--1-x", 2, True),        # ...but the second character may be it
+        (b"--", 2, False),
+    ])
+    def test_lines_after_the_page(self, decoder, line, context, is_row):
+        # limit 1 puts the line in the bulk-counted rest, after one ordinary row.
+        result = parse(b"a:1:x\n" + line + b"\n", decoder, limit=1, context=context)
+        assert result.total_count == 1 + is_row

