@@ -116,31 +116,32 @@ class Listing:
     ``stat`` that would go stale, and building a Python object per entry is a visible share
     of a cold walk. *derived* is free for the walker: a few (key, value) pairs computed from
     these entries alone, which live exactly as long as the listing stays valid.
+
+    Entries and names are tuples of bytes and strings, which the cyclic garbage collector
+    stops tracking after its first look (a list or a frozenset stays tracked): a full
+    collection in the host process then visits one object per directory, not one per entry.
     """
 
     __slots__ = ("entries", "names", "signature", "trusted", "derived")
 
     def __init__(self, entries: list[tuple], signature: tuple, trusted: bool) -> None:
-        self.entries = entries
-        self.names = frozenset([e[0] for e in entries])
+        self.entries = tuple(entries)
+        self.names = tuple([e[0] for e in entries])
         self.signature = signature
         self.trusted = trusted
         self.derived: tuple = ()
 
 
-class _Content:
-    __slots__ = ("data", "signature", "trusted", "generation")
+# A cached file's content: (data, signature, trusted, generation), the run that last used it.
+# A plain tuple of bytes, ints and a bool, which the cyclic garbage collector stops tracking
+# after its first look (an object with slots stays tracked): a full collection in the host
+# process then skips the 40,000 records of a large tree instead of visiting each and its data.
+_Content = tuple
 
-    def __init__(self, data: bytes, signature: tuple, trusted: bool, generation: int) -> None:
-        self.data = data
-        self.signature = signature
-        self.trusted = trusted
-        self.generation = generation
 
-    @property
-    def cost(self) -> int:
-        """What the entry is charged against the budget."""
-        return len(self.data) + ENTRY_OVERHEAD
+def _cost(content: _Content) -> int:
+    """What a cached content is charged against the budget."""
+    return len(content[0]) + ENTRY_OVERHEAD
 
 
 # _admit_below when any newcomer may find room.
@@ -304,12 +305,14 @@ class TreeCache:
                     st = os.stat(path)
                 except OSError:
                     st = None
-            if st is not None and cached.trusted and _signature(st) == cached.signature:
+            data, signature, trusted, generation = cached
+            if st is not None and trusted and _signature(st) == signature:
                 with self._lock:
-                    cached.generation = self._generation
-                    if key in self._contents:
+                    if self._contents.get(key) is cached:
+                        if generation != self._generation:
+                            self._contents[key] = (data, signature, trusted, self._generation)
                         self._contents.move_to_end(key)
-                return cached.data, cached.signature
+                return data, signature
         read_at = self._clock()
         data, st = read_whole(path)
         if st is None:
@@ -319,7 +322,7 @@ class TreeCache:
         if self.content_budget and (
             cached is not None or len(data) + ENTRY_OVERHEAD < self._admit_below
         ):
-            self._keep(key, _Content(data, signature, trusted, 0))
+            self._keep(key, (data, signature, trusted, self._generation))
         return data, (signature if trusted else None)
 
     # -- outcomes -----------------------------------------------------------------------------
@@ -365,19 +368,18 @@ class TreeCache:
         table.printed += size
 
     def _keep(self, key: bytes, content: _Content) -> None:
-        cost = content.cost
+        cost = _cost(content)
         with self._lock:
             old = self._contents.pop(key, None)
             if old is not None:
-                self._content_bytes -= old.cost
+                self._content_bytes -= _cost(old)
             if cost > self.content_budget or not self._make_room(cost):
                 return
-            content.generation = self._generation
             self._contents[key] = content
             self._content_bytes += cost
             heapq.heappush(self._by_size, (-cost, key))
             if len(self._by_size) > 2 * len(self._contents) + 1024:
-                self._by_size = [(-c.cost, k) for k, c in self._contents.items()]
+                self._by_size = [(-_cost(c), k) for k, c in self._contents.items()]
                 heapq.heapify(self._by_size)
 
     def _make_room(self, cost: int) -> bool:
@@ -388,13 +390,13 @@ class TreeCache:
         heap = self._by_size
         while self._content_bytes + cost > self.content_budget:
             oldest_key = next(iter(contents))
-            if contents[oldest_key].generation < stale:
-                self._content_bytes -= contents.pop(oldest_key).cost
+            if contents[oldest_key][3] < stale:
+                self._content_bytes -= _cost(contents.pop(oldest_key))
                 continue
             while heap:
                 negated, largest_key = heap[0]
                 entry = contents.get(largest_key)
-                if entry is not None and entry.cost == -negated:
+                if entry is not None and _cost(entry) == -negated:
                     break
                 heapq.heappop(heap)  # evicted or re-kept since it was pushed
             if not heap or -heap[0][0] <= cost:
@@ -419,7 +421,7 @@ class TreeCache:
             for key in [k for k in self._contents if k.endswith(name)]:
                 if same_place(key) == target:
                     content = self._contents.pop(key)
-                    self._content_bytes -= content.cost
+                    self._content_bytes -= _cost(content)
             parent_name = parent.rpartition(b"/")[2]
             for key in [k for k in self._listings if name in k[0] or parent_name in k[0]]:
                 if same_place(key[0]) in (target, parent):

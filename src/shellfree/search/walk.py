@@ -18,7 +18,7 @@ from __future__ import annotations
 import operator
 import os
 import stat
-from typing import TYPE_CHECKING, Iterator, Sequence, Union
+from typing import TYPE_CHECKING, Collection, Iterator, Sequence, Union
 
 from shellfree._record import Record
 from shellfree.search.errors import os_error_text
@@ -342,7 +342,7 @@ class Walker:
         self,
         parent: _Dir | None,
         directory: bytes,
-        names: set[bytes] | None,
+        names: Collection[bytes] | None,
         offset: int,
         prefix: bytes,
     ) -> tuple[_Dir, list[WalkMessage]]:
@@ -354,7 +354,7 @@ class Walker:
         """
         opts = self.options
         messages: list[WalkMessage] = []
-        if parent is not None and names is not None and names.isdisjoint(_RULE_NAMES):
+        if parent is not None and names is not None and _RULE_NAMES.isdisjoint(names):
             # Nothing here adds rules or a repository boundary: the chains are the parent's.
             return parent, messages
 
@@ -686,9 +686,9 @@ class Walker:
             if item is None:
                 stack.pop()
                 continue
-            name, kind, haystack = item
-            if haystack is not None:
-                yield haystack
+            name, kind, shown = item
+            if shown is not None:
+                yield Haystack(shown, False)
                 continue
             path = prefix + name
             if kind is not DIRECTORY:
@@ -710,11 +710,15 @@ class Walker:
             kept = survivors(child_listing, child_prefix, child, strip_dot)
             stack.append((child_prefix, iter(kept), child, depth + 1))
 
-    def _survivors(self, listing: "Listing", prefix: bytes, node: _Dir, strip_dot: bool) -> list:
-        """(name, kind, haystack) of the entries of *listing* the filters keep, in walk order:
-        kind is FILE (with its Haystack, immutable and so shared between runs), DIRECTORY or
-        the OSError reading the entry's type raised. Derived once per listing, walk path,
-        ignore chain and walker configuration."""
+    def _survivors(self, listing: "Listing", prefix: bytes, node: _Dir, strip_dot: bool) -> tuple:
+        """(name, kind, shown) of the entries of *listing* the filters keep, in walk order:
+        kind is FILE (with the path its Haystack shows), DIRECTORY or the OSError reading the
+        entry's type raised (both with None). Derived once per listing, walk path, ignore
+        chain and walker configuration.
+
+        A tuple of tuples of bytes and strings, which the cyclic garbage collector stops
+        tracking after its first look; a Haystack per file would keep 50,000 objects of a
+        large tree tracked, and making one per walked file costs 0.1 µs."""
         # Everything _skip reads: the options (globs, hidden), the working directory the
         # cwd-rooted matchers strip, the walk path and the rule chain; and whether printed
         # paths drop "./". Rule sets and the configuration come back as the same objects while
@@ -734,14 +738,12 @@ class Walker:
             path = prefix + name
             if skip(node, path, name, kind is DIRECTORY):
                 continue
-            if kind is FILE:
-                kept.append((name, kind, Haystack(path[2:] if strip_dot else path, False)))
-            else:
-                kept.append((name, kind, None))
+            kept.append((name, kind, (path[2:] if strip_dot else path) if kind is FILE else None))
         # A few configurations per directory (the tools' searches differ in -g globs); the
         # tuple is replaced whole, so a concurrent walker sees the old or the new one.
-        listing.derived = ((key, kept),) + listing.derived[:3]
-        return kept
+        survivors = tuple(kept)
+        listing.derived = ((key, survivors),) + listing.derived[:3]
+        return survivors
 
 
 _entry_name = operator.attrgetter("name")
