@@ -1,0 +1,90 @@
+"""What a warm tree cache costs the host's cyclic garbage collector.
+
+Usage: ``python -m benchmarks.gc_pause [--corpus medium,large] [--runs 3]``
+
+An agent process keeps one :class:`~shellfree.search.tree_cache.TreeCache` per task tree; every
+object the cache keeps that the collector tracks is visited by each full collection the host
+makes, for the host's own reasons. Per corpus (``benchmarks/speed/corpora/<name>``, built by
+``python -m benchmarks.speed.corpora``), in a fresh interpreter per run:
+
+- a cold in-process search (``rgcli.run.run`` with a new cache, rare literal) and the time the
+  collections it triggered took (``gc.callbacks``);
+- then two full ``gc.collect()`` calls, timed, and the number of tracked objects left: the
+  pause a host's full collection pays while the cache is warm.
+
+Prints a Markdown table of medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPORA = ROOT / "benchmarks" / "speed" / "corpora"
+PATTERN = {"medium": "decrypt_and_get_vault_id", "large": "disable_passthrough_idempotency_result"}
+
+_ONE_RUN = r"""
+import gc, io, json, sys, time
+from shellfree.rgcli.run import run
+from shellfree.search.tree_cache import TreeCache
+
+spent = [0.0]
+began = [0.0]
+def timed(phase, info):
+    if phase == "start":
+        began[0] = time.perf_counter()
+    else:
+        spent[0] += time.perf_counter() - began[0]
+gc.collect()
+gc.callbacks.append(timed)
+cache = TreeCache(remembered_searches=0)
+started = time.perf_counter()
+run([b"-n", b"--", sys.argv[2].encode()], io.BytesIO(), io.BytesIO(), None, cwd=sys.argv[1],
+    cache=cache)
+search = time.perf_counter() - started
+in_search = spent[0]
+gc.callbacks.remove(timed)
+pauses = []
+for _ in range(2):
+    started = time.perf_counter()
+    gc.collect()
+    pauses.append(time.perf_counter() - started)
+print(json.dumps({"search": search, "gc_in_search": in_search, "first_collect": pauses[0],
+                  "second_collect": pauses[1], "tracked": len(gc.get_objects())}))
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.gc_pause")
+    parser.add_argument("--corpus", default="medium,large")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args(argv)
+    print("| corpus | cold search | of it in collections | full collect after | again | "
+          "tracked objects |")
+    print("|---|---|---|---|---|---|")
+    for name in args.corpus.split(","):
+        tree = CORPORA / name
+        if not tree.is_dir():
+            print(f"{tree} missing: python -m benchmarks.speed.corpora --only {name}",
+                  file=sys.stderr)
+            return 2
+        runs = [json.loads(subprocess.run(
+            [sys.executable, "-c", _ONE_RUN, str(tree), PATTERN.get(name, "zzqqxx_absent")],
+            check=True, capture_output=True, text=True).stdout) for _ in range(args.runs)]
+
+        def median_ms(key: str) -> str:
+            return f"{statistics.median(r[key] for r in runs) * 1000:.0f} ms"
+
+        tracked = statistics.median(r["tracked"] for r in runs)
+        print(f"| {name} | {median_ms('search')} | {median_ms('gc_in_search')} | "
+              f"{median_ms('first_collect')} | {median_ms('second_collect')} | {tracked:,.0f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
