@@ -1,6 +1,6 @@
 """What a warm tree cache costs the host's cyclic garbage collector.
 
-Usage: ``python -m benchmarks.gc_pause [--corpus medium,large] [--runs 3]``
+Usage: ``python -m benchmarks.gc_pause [--corpus medium,large] [--runs 3] [--corpora DIR]``
 
 An agent process keeps one :class:`~shellfree.search.tree_cache.TreeCache` per task tree; every
 object the cache keeps that the collector tracks is visited by each full collection the host
@@ -63,16 +63,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.gc_pause")
     parser.add_argument("--corpus", default="medium,large")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--corpora", type=Path, default=CORPORA,
+                        help="the directory holding the corpora (default: the speed harness's)")
     args = parser.parse_args(argv)
     print("| corpus | cold search | of it in collections | full collect after | again | "
           "tracked objects |")
     print("|---|---|---|---|---|---|")
     for name in args.corpus.split(","):
-        tree = CORPORA / name
+        tree = args.corpora / name
         if not tree.is_dir():
             print(f"{tree} missing: python -m benchmarks.speed.corpora --only {name}",
                   file=sys.stderr)
             return 2
+        # A fresh interpreter per run: each starts with an empty heap and no cache.
         runs = [json.loads(subprocess.run(
             [sys.executable, "-c", _ONE_RUN, str(tree), PATTERN.get(name, "zzqqxx_absent")],
             check=True, capture_output=True, text=True).stdout) for _ in range(args.runs)]
