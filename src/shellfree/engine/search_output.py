@@ -151,13 +151,9 @@ def _count_rows(stdout: bytes, pos: int, context: int) -> int:
     if pos >= len(stdout):
         return 0
     finder = _ROWS_WITH_CONTEXT if context > 0 else _ROWS
-    if pos > 0:
-        return len(finder.findall(stdout, pos - 1))
-    first_end = stdout.find(b"\n")
-    if first_end < 0:
-        return 1 if stdout and _split_row(stdout, context) is not None else 0
-    first = 1 if first_end > 0 and _split_row(stdout[:first_end], context) is not None else 0
-    return first + len(finder.findall(stdout, first_end))
+    if pos == 0:  # an empty page: the first line has no "\n" before it to match
+        return len(finder.findall(b"\n" + stdout))
+    return len(finder.findall(stdout, pos - 1))
 
 
 def _split_row(line: bytes, context: int) -> tuple[bytes, bytes, bytes] | None:

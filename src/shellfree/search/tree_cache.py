@@ -390,7 +390,8 @@ class TreeCache:
         heap = self._by_size
         while self._content_bytes + cost > self.content_budget:
             oldest_key = next(iter(contents))
-            if contents[oldest_key][3] < stale:
+            _, _, _, last_used = contents[oldest_key]
+            if last_used < stale:
                 self._content_bytes -= _cost(contents.pop(oldest_key))
                 continue
             while heap:
