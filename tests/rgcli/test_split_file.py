@@ -93,9 +93,13 @@ SPLIT_CASES = [
 ]
 
 
+@pytest.mark.parametrize("piece", [None, 700], ids=["whole-ranges", "700-byte-pieces"])
 @pytest.mark.parametrize("threads", ["-j2", "-j3"])
 @pytest.mark.parametrize("args", SPLIT_CASES, ids=lambda a: " ".join(a))
-def test_split_search_prints_what_rg_prints(tmp_path, small_split, reference_rg, args, threads):
+def test_split_search_prints_what_rg_prints(tmp_path, small_split, reference_rg, monkeypatch,
+                                            args, threads, piece):
+    if piece is not None:  # each range searched in dozens of pieces
+        monkeypatch.setattr(split_file, "_PIECE_BYTES", piece)
     (tmp_path / "big.txt").write_bytes(_content(seed=len(args)))
     command = [threads, *args, "big.txt"]
     ours = _shellfree(command, tmp_path)
@@ -117,6 +121,49 @@ def test_ranges_end_just_after_newlines_and_cover_the_file(tmp_path):
                 assert end == start and data[start - 1 : start] == b"\n"
     finally:
         os.close(fd)
+
+
+def test_pieces_end_just_after_newlines_and_cover_the_range(tmp_path, monkeypatch):
+    monkeypatch.setattr(split_file, "_PIECE_BYTES", 500)
+    monkeypatch.setattr(split_file, "_CUT_WINDOW", 300)
+    # Lines longer than the cut window in the middle: the rest of the range is one piece.
+    data = _content(seed=4) + b"\n" + b"z" * 2000 + b"\n" + _content(seed=5)
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        start, end = 1234, len(data) - 10
+        pieces = list(split_file._pieces(fd, start, end))
+        assert len(pieces) > 20
+        assert pieces[0][0] == start and pieces[-1][1] == end
+        for (_, cut), (next_start, _) in zip(pieces, pieces[1:]):
+            assert cut == next_start and data[cut - 1 : cut] == b"\n"
+        assert pieces[-1][1] - pieces[-1][0] > 2000  # the long line ended the cutting
+    finally:
+        os.close(fd)
+
+
+def test_no_piece_starts_with_a_byte_order_mark(tmp_path, small_split, reference_rg,
+                                               monkeypatch):
+    # A line starting with BOM bytes mid-file is plain bytes to rg; a piece starting there
+    # would be decoded as UTF-16 or stripped, so the cut moves on to the next line.
+    monkeypatch.setattr(split_file, "_PIECE_BYTES", 64)
+    lines = []
+    for i in range(400):
+        mark = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"")[i % 4]
+        lines.append(mark + b"needle %d\n" % i)
+    data = b"head\n" + b"".join(lines)
+    (tmp_path / "big.txt").write_bytes(data)
+    fd = os.open(tmp_path / "big.txt", os.O_RDONLY)
+    try:
+        cuts = [end for _, end in split_file._pieces(fd, 0, len(data))][:-1]
+    finally:
+        os.close(fd)
+    assert cuts and all(not data[cut:].startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"))
+                        for cut in cuts)
+    command = ["-j2", "-n", "needle", "big.txt"]
+    assert _shellfree(command, tmp_path) == _rg(reference_rg, command, tmp_path)
+    assert small_split == [True]
 
 
 def test_a_line_longer_than_the_cut_window_keeps_the_file_whole(tmp_path, monkeypatch):

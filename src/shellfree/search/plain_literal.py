@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-__all__ = ["plain_lines"]
+__all__ = ["line_texts", "plain_lines", "print_line_texts"]
 
 
 def plain_lines(
@@ -52,3 +52,41 @@ def plain_lines(
         else:
             append(lead + text)
     return out
+
+
+# plain_lines, in two steps, for lines found before the number of lines above them is known
+# (a range of a file split across processes, rgcli/split_file.py). plain_lines stays one loop:
+# it runs once per file of a tree, where the extra list of pairs would cost more than it saves.
+def line_texts(
+    data: bytes, spans: Iterable[tuple[int, int]], max_columns: int | None = None
+) -> tuple[list[tuple[int, bytes]], int] | None:
+    """Each line of *spans* (as in :func:`plain_lines`) as (the number of newlines before it
+    in *data*, its text ending in "\\n"), and the number of newlines in all of *data*, counted
+    in one pass; None when a line is longer than *max_columns*."""
+    out: list[tuple[int, bytes]] = []
+    append = out.append
+    count = data.count
+    size = len(data)
+    limit = max_columns or size + 1
+    before, counted = 0, 0
+    for start, end in spans:
+        stop = end + 1 if end < size else end
+        text = data[start:stop]
+        if len(text) > limit:
+            return None
+        if stop == end:
+            text += b"\n"
+        before += count(b"\n", counted, start)
+        counted = start
+        append((before, text))
+    return out, before + count(b"\n", counted)
+
+
+def print_line_texts(
+    texts: Iterable[tuple[int, bytes]], lead: bytes, numbered: bool, first_line: int
+) -> list[bytes]:
+    """The lines of :func:`line_texts` printed as :func:`plain_lines` prints them, the first
+    line of their *data* being number *first_line*."""
+    if numbered:
+        return [b"%s%d:%s" % (lead, first_line + before, text) for before, text in texts]
+    return [lead + text for _, text in texts]
