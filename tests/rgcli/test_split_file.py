@@ -9,6 +9,8 @@ import random
 import subprocess
 
 import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 import shellfree.rgcli.split_file as split_file
 from shellfree.rgcli.run import run
@@ -238,3 +240,40 @@ def test_fifo_and_missing_files_are_left_to_the_serial_search(tmp_path, small_sp
         writer.wait(timeout=10)
         assert (out, status) == (b"a needle\n", 0)
     assert not any(small_split)
+
+
+_LINE_PARTS = [b"needle", b"Needle", b"return", b"x", b"na\xc3\xafve", b"\xff\x80", b"\xef\xbb\xbf",
+               b"\xff\xfe", b"TODO", b" ", b"\r"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    lines=st.lists(st.lists(st.sampled_from(_LINE_PARTS), max_size=6), min_size=8, max_size=120),
+    final_newline=st.booleans(),
+    piece=st.integers(min_value=8, max_value=400),
+    workers=st.integers(min_value=2, max_value=4),
+    args=st.sampled_from([["-n", "needle"], ["-n", "-i", "needle"], ["-n", "TODO|x"],
+                          ["-n", "-w", "x"], ["-c", "needle"], ["-n", "--column", "e"],
+                          ["-N", "return"], ["-n", "-o", r"\w+"], ["-n", "-v", "x"]]),
+)
+def test_split_search_equals_the_serial_search(tmp_path, monkeypatch, lines, final_newline,
+                                               piece, workers, args):
+    # The serial search is the one the parity harness checks against rg; splitting into
+    # ranges and pieces of any size must not change a byte of its output.
+    monkeypatch.setattr(split_file, "SPLIT_MIN_BYTES", 1)
+    monkeypatch.setattr(split_file, "_PIECE_BYTES", piece)
+    data = b"\n".join(b" ".join(parts) for parts in lines) + (b"\n" if final_newline else b"")
+    (tmp_path / "f.txt").write_bytes(data)
+    calls: list[bool] = []
+    original = split_file.search_split
+
+    def recording(*a, **kw):
+        found = original(*a, **kw)
+        calls.append(found is not None)
+        return found
+
+    monkeypatch.setattr(split_file, "search_split", recording)
+    split = _shellfree([f"-j{workers}", *args, "f.txt"], tmp_path)
+    event("split" if calls == [True] else "searched serially")
+    serial = _shellfree(["-j1", *args, "f.txt"], tmp_path)
+    assert split == serial

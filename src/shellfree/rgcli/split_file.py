@@ -72,7 +72,7 @@ def split_ranges(fd: int, size: int, parts: int) -> list[tuple[int, int]] | None
     newline (the last at *size*); None when a cut point has no newline within reach."""
     starts = [0]
     for k in range(1, parts):
-        start = _cut_after(fd, size * k // parts - 1, size)
+        start = _cut_after(fd, max(size * k // parts - 1, 0), size)
         if start is None or start <= starts[-1] or start >= size:
             return None
         starts.append(start)
