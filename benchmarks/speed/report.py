@@ -97,7 +97,10 @@ def render_markdown(result: dict[str, Any]) -> str:
         if corpus.get("missing"):
             lines.append(f"Not built: {corpus['missing']}")
             continue
-        lines.append(f"{corpus['description']}; load at start {_load(corpus['load_start'])}.")
+        huge = (corpus.get("file_huge_pages_kb_start"), corpus.get("file_huge_pages_kb_end"))
+        cache = (f"; page cache in huge folios (FileHugePages) {huge[0] // 1024} MB at start, "
+                 f"{huge[1] // 1024} MB at end" if None not in huge else "")
+        lines.append(f"{corpus['description']}; load at start {_load(corpus['load_start'])}{cache}.")
         queries = corpus["queries"]
         labels = corpus["labels"]
         for metric, title in (("wall", "Wall time"), ("cpu", "CPU time (user+sys of the process and its children)")):
