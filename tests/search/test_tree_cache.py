@@ -494,6 +494,77 @@ class TestOutcomes:
         assert b"needle two" in warm
 
 
+class TestLargeExplicitFile:
+    """An explicit file of split_file.SPLIT_MIN_BYTES or more is searched in pieces and never
+    read whole (a host must not grow by the size of a log it searches); its outcome is
+    remembered like any file's, and a change to it is seen."""
+
+    @pytest.fixture
+    def pieces(self, monkeypatch):
+        import shellfree.rgcli.search as search_module
+        import shellfree.rgcli.split_file as split_file
+
+        monkeypatch.setattr(split_file, "SPLIT_MIN_BYTES", 64)
+        monkeypatch.setattr(split_file, "_PIECE_BYTES", 50)
+        calls: list[str] = []
+        original = split_file.search_split
+        read_whole = tree_cache_module.read_whole
+
+        def recording(*args, **kwargs):
+            found = original(*args, **kwargs)
+            calls.append("pieces" if found is not None else "declined")
+            return found
+
+        def whole(path):
+            calls.append("whole")
+            return read_whole(path)
+
+        monkeypatch.setattr(split_file, "search_split", recording)
+        monkeypatch.setattr(search_module, "read_whole", whole)
+        monkeypatch.setattr(tree_cache_module, "read_whole", whole, raising=True)
+        return calls
+
+    @staticmethod
+    def content(tag: bytes) -> bytes:
+        return b"".join(b"line %d %s\n" % (i, tag if i % 7 == 0 else b"x") for i in range(300))
+
+    def test_searched_in_pieces_as_if_read_whole(self, tmp_path, pieces, monkeypatch):
+        import shellfree.rgcli.split_file as split_file
+
+        write(tmp_path / "big.txt", self.content(b"needle"))
+        in_pieces = rg(tmp_path, "-n", "needle", "big.txt", cache=TreeCache(clock=settled_clock))
+        assert pieces == ["pieces"]
+        assert in_pieces.count(b"needle") == 43
+        monkeypatch.setattr(split_file, "SPLIT_MIN_BYTES", 1 << 62)
+        assert rg(tmp_path, "-n", "needle", "big.txt", cache=TreeCache()) == in_pieces
+        assert pieces == ["pieces", "whole"]  # the second run read the file whole
+
+    def test_a_repeated_search_recalls_the_outcome(self, tmp_path, pieces):
+        write(tmp_path / "big.txt", self.content(b"needle"))
+        cache = TreeCache(clock=settled_clock)
+        first = rg(tmp_path, "-n", "needle", "big.txt", cache=cache)
+        assert rg(tmp_path, "-n", "needle", "big.txt", cache=cache) == first
+        assert pieces == ["pieces"]
+
+    def test_a_change_is_searched_again(self, tmp_path, pieces):
+        path = tmp_path / "big.txt"
+        write(path, self.content(b"needle"))
+        cache = TreeCache(clock=settled_clock)
+        rg(tmp_path, "-n", "needle", "big.txt", cache=cache)
+        st = os.stat(path)
+        rewrite_in_place(path, self.content(b"nEEdle"))  # same size
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+        assert b"needle" not in rg(tmp_path, "-n", "needle", "big.txt", cache=cache).split(b"--stderr--")[0]
+        assert pieces == ["pieces", "pieces"]
+
+    def test_a_file_searched_within_its_tick_is_not_remembered(self, tmp_path, pieces):
+        write(tmp_path / "big.txt", self.content(b"needle"))
+        cache = TreeCache()  # the real clock: the file was written just now
+        first = rg(tmp_path, "-n", "needle", "big.txt", cache=cache)
+        assert rg(tmp_path, "-n", "needle", "big.txt", cache=cache) == first
+        assert pieces == ["pieces", "pieces"]
+
+
 def test_remembered_searches_cannot_be_negative():
     with pytest.raises(ValueError):
         TreeCache(remembered_searches=-1)

@@ -278,6 +278,9 @@ class _Search:
         single = walk.single_threaded if walk is not None else True
         self.file_separator_end = b"\r\n" if (args.crlf and single) else b"\n"
         self._configs: dict[tuple[str, bool], SearchConfig] = {}
+        # Explicit files that cannot be searched in pieces (small, binary, ...; see
+        # split_file.search_split): read whole without trying again.
+        self._read_whole: set[bytes] = set()
         self.skip_identity = _stdout_identity(out.stdout)
         # Forked workers would fill copies of the cache that die with them.
         self.contents = out.cache if not out.may_fork else None
@@ -345,6 +348,10 @@ class _Search:
                     kept = self.contents.recall(table, (path, haystack.explicit), st)
                     if kept is not None:
                         return kept  # type: ignore[return-value]
+        if haystack.explicit and not is_stdin and path not in self._read_whole:
+            in_pieces = self._evaluate_in_pieces(haystack.path, path, table, st)
+            if in_pieces is not None:
+                return in_pieces
         signature = None
         try:
             if self.contents is not None and not is_stdin:
@@ -445,17 +452,37 @@ class _Search:
             return _SEARCHED_NOTHING
         return Outcome(searched=True, matched=True, chunk=b"".join(lines))
 
+    def _evaluate_in_pieces(self, path_arg: bytes, path: bytes, table,
+                            st: os.stat_result | None) -> Outcome | None:
+        """:meth:`evaluate_split` in this process alone, for an explicit file (*st*: its
+        ``stat``, if taken); its outcome is remembered in *table* like any other."""
+        from shellfree.rgcli.split_file import SPLIT_MIN_BYTES
+
+        if st is not None and st.st_size < SPLIT_MIN_BYTES:
+            return None
+        if table is None:
+            return self.evaluate_split(path_arg, 1)
+        outcome, signature = self.contents.read_elsewhere(
+            path, lambda: self.evaluate_split(path_arg, 1)
+        )
+        if outcome is not None:
+            self.contents.remember(table, (path, True), signature, outcome,
+                                   len(outcome.chunk) + len(outcome.json))
+        return outcome
+
     def evaluate_split(self, path_arg: bytes, workers: int) -> Outcome | None:
-        """The outcome of one explicit large file searched in ranges by forked workers
-        (:mod:`shellfree.rgcli.split_file`), or None when it is searched serially."""
+        """The outcome of one explicit large file searched in pieces, its ranges by *workers*
+        processes (:mod:`shellfree.rgcli.split_file`), or None when it is read whole and
+        searched as any other file (which it then is, without a second try)."""
         from shellfree.rgcli.split_file import search_split
 
         config = self._config(self.binary_mode(True), self.mmap)
+        path = self.out.fs(path_arg)
         found = search_split(
-            self, self.matcher, config, self.out.fs(path_arg), path_arg, workers,
-            self.skip_identity
+            self, self.matcher, config, path, path_arg, workers, self.skip_identity
         )
         if found is None:
+            self._read_whole.add(path)
             return None
         matched, chunk, matched_lines, matches = found
         if self.summary is not None:

@@ -1,4 +1,4 @@
-"""Search one large file in forked workers, each taking a run of whole lines.
+"""Search one large file in pieces, and in forked workers, each taking a run of whole lines.
 
 rg searches a lone file on one thread at memory speed; pure Python reads, finds and counts
 lines at about 1 ns a byte, so a 200 MB log costs a fifth of a second more than rg before any
@@ -17,6 +17,10 @@ their final numbers. The parent searches the first range and writes nothing unti
 has reported; a range that cannot be searched alone (a NUL byte, which makes the whole file
 binary; a regex timeout) sends the file back to the serial search, which then gives rg's
 exact output for it.
+
+Where forking is not allowed (FileTools in a host process, Windows aside, which lacks
+``pread`` and reads every file whole) or -j1 asks for one thread, the file is one range,
+searched in pieces by the calling process alone.
 """
 
 from __future__ import annotations
@@ -49,12 +53,11 @@ _COUNT = struct.Struct("<Q")
 _SPLIT_MODES = ("standard", "count", "count_matches")
 
 
-def can_split(command, matcher, config, size: int, workers: int) -> bool:
+def can_split(command, matcher, config, size: int) -> bool:
     """Whether a search's output for one file of *size* bytes is the concatenation of its
     ranges' outputs: every line is printed (or counted) on its own merits."""
     return (
-        workers > 1
-        and size >= SPLIT_MIN_BYTES
+        size >= SPLIT_MIN_BYTES
         and command.mode in _SPLIT_MODES
         and not (command.standard is not None and command.standard.options.heading)
         and not config.before_context
@@ -288,16 +291,23 @@ def _child(command, matcher, config, shown: bytes, fd: int, span: tuple[int, int
 def search_split(command, matcher, config, path: str | bytes, shown: bytes, workers: int,
                  skip_identity: tuple[int, int] | None = None):
     """The (matched, printed bytes, matched lines, matches) of searching the regular file at
-    *path* under *config*, split across *workers* processes; None when it is to be searched
-    serially (also when it cannot be opened: the serial search reports that in rg's words)."""
-    if workers < 2 or sys.platform == "win32" or not hasattr(os, "fork"):
-        return None
+    *path* under *config* in pieces, its ranges split across *workers* processes (one: this
+    process alone, which never forks); None when it is to be read whole and searched as any
+    other file (also when it cannot be opened: that search reports it in rg's words).
+
+    One process reading in pieces still beats reading the file whole: no page faults, and
+    memory for one piece instead of the whole file (a host of FileTools searching a 2 GB log
+    must not grow by 2 GB)."""
+    if not hasattr(os, "pread"):
+        return None  # Windows: read whole, as any other file
+    if workers > 1 and (sys.platform == "win32" or not hasattr(os, "fork")):
+        workers = 1
     try:
         # stat before open: opening a FIFO would block.
         st = os.stat(path)
     except OSError:
         return None
-    if not stat.S_ISREG(st.st_mode) or not can_split(command, matcher, config, st.st_size, workers):
+    if not stat.S_ISREG(st.st_mode) or not can_split(command, matcher, config, st.st_size):
         return None
     if skip_identity is not None and (st.st_dev, st.st_ino) == skip_identity:
         return None
@@ -309,7 +319,7 @@ def search_split(command, matcher, config, path: str | bytes, shown: bytes, work
         size = os.fstat(fd).st_size
         if os.pread(fd, 3, 0).startswith(BOMS):
             return None  # the serial search decodes or strips it
-        ranges = split_ranges(fd, size, workers)
+        ranges = split_ranges(fd, size, workers) if workers > 1 else [(0, size)]
         if ranges is None:
             return None
         return _run(command, matcher, config, shown, fd, ranges)

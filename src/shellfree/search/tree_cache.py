@@ -325,6 +325,26 @@ class TreeCache:
             self._keep(key, (data, signature, trusted, self._generation))
         return data, (signature if trusted else None)
 
+    def read_elsewhere(self, path: bytes, read: Callable[[], object]) -> tuple[object, tuple | None]:
+        """``read()``'s result, for a file at *path* that the caller reads its own way (a large
+        file searched in pieces, never cached whole), with the signature that vouches for what
+        it read as :meth:`read_signed` gives one: None unless the file's ``stat`` is the same
+        before and after, and its timestamps had settled when the reading began."""
+        read_at = self._clock()
+        try:
+            before = os.stat(path)
+        except OSError:
+            return read(), None
+        result = read()
+        try:
+            after = os.stat(path)
+        except OSError:
+            return result, None
+        signature = _signature(before)
+        if _signature(after) != signature or not _settled(before, read_at):
+            return result, None
+        return result, signature
+
     # -- outcomes -----------------------------------------------------------------------------
     def outcomes(self, search: object) -> "_OutcomeTable | None":
         """The outcome table of the search identified by *search* (a hashable key holding
