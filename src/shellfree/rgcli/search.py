@@ -278,12 +278,19 @@ class _Search:
         single = walk.single_threaded if walk is not None else True
         self.file_separator_end = b"\r\n" if (args.crlf and single) else b"\n"
         self._configs: dict[tuple[str, bool], SearchConfig] = {}
-        # Explicit files that cannot be searched in pieces (small, binary, ...; see
+        # Files that cannot be searched in pieces (small, binary, ...; see
         # split_file.search_split): read whole without trying again.
         self._read_whole: set[bytes] = set()
         self.skip_identity = _stdout_identity(out.stdout)
         # Forked workers would fill copies of the cache that die with them.
         self.contents = out.cache if not out.may_fork else None
+        # In process a walked file's size is known from the stat its cached outcome needs: one
+        # of this many bytes or more is searched in pieces too, never read whole into the host.
+        self._pieces_from: int | None = None
+        if self.contents is not None:
+            from shellfree.rgcli.split_file import SPLIT_MIN_BYTES
+
+            self._pieces_from = SPLIT_MIN_BYTES
         # The per-file outcomes of this search kept in the cache; set by run_search, which
         # knows the patterns (--json's are not kept: its statistics time every file).
         self.outcomes: dict | None = None
@@ -348,8 +355,11 @@ class _Search:
                     kept = self.contents.recall(table, (path, haystack.explicit), st)
                     if kept is not None:
                         return kept  # type: ignore[return-value]
-        if haystack.explicit and not is_stdin and path not in self._read_whole:
-            in_pieces = self._evaluate_in_pieces(haystack.path, path, table, st)
+        if not is_stdin and (
+            haystack.explicit
+            or (st is not None and self._pieces_from is not None and st.st_size >= self._pieces_from)
+        ) and path not in self._read_whole:
+            in_pieces = self._evaluate_in_pieces(haystack, path, table, st)
             if in_pieces is not None:
                 return in_pieces
         signature = None
@@ -452,31 +462,33 @@ class _Search:
             return _SEARCHED_NOTHING
         return Outcome(searched=True, matched=True, chunk=b"".join(lines))
 
-    def _evaluate_in_pieces(self, path_arg: bytes, path: bytes, table,
+    def _evaluate_in_pieces(self, haystack: Haystack, path: bytes, table,
                             st: os.stat_result | None) -> Outcome | None:
-        """:meth:`evaluate_split` in this process alone, for an explicit file (*st*: its
-        ``stat``, if taken); its outcome is remembered in *table* like any other."""
+        """:meth:`evaluate_split` in this process alone (*st*: the file's ``stat``, if taken);
+        its outcome is remembered in *table* like any other."""
         from shellfree.rgcli.split_file import SPLIT_MIN_BYTES
 
         if st is not None and st.st_size < SPLIT_MIN_BYTES:
             return None
+        explicit = haystack.explicit
         if table is None:
-            return self.evaluate_split(path_arg, 1)
+            return self.evaluate_split(haystack.path, 1, explicit)
         outcome, signature = self.contents.read_elsewhere(
-            path, lambda: self.evaluate_split(path_arg, 1)
+            path, lambda: self.evaluate_split(haystack.path, 1, explicit)
         )
         if outcome is not None:
-            self.contents.remember(table, (path, True), signature, outcome,
+            self.contents.remember(table, (path, explicit), signature, outcome,
                                    len(outcome.chunk) + len(outcome.json))
         return outcome
 
-    def evaluate_split(self, path_arg: bytes, workers: int) -> Outcome | None:
-        """The outcome of one explicit large file searched in pieces, its ranges by *workers*
-        processes (:mod:`shellfree.rgcli.split_file`), or None when it is read whole and
-        searched as any other file (which it then is, without a second try)."""
+    def evaluate_split(self, path_arg: bytes, workers: int, explicit: bool = True) -> Outcome | None:
+        """The outcome of one large file searched in pieces, its ranges by *workers* processes
+        (:mod:`shellfree.rgcli.split_file`), or None when it is read whole and searched as any
+        other file (which it then is, without a second try). *explicit*: named on the command
+        line, not met in a walk (rg treats binary data and memory maps differently)."""
         from shellfree.rgcli.split_file import search_split
 
-        config = self._config(self.binary_mode(True), self.mmap)
+        config = self._config(self.binary_mode(explicit), self.mmap and explicit)
         path = self.out.fs(path_arg)
         found = search_split(
             self, self.matcher, config, path, path_arg, workers, self.skip_identity

@@ -20,7 +20,8 @@ exact output for it.
 
 Where forking is not allowed (FileTools in a host process, Windows aside, which lacks
 ``pread`` and reads every file whole) or -j1 asks for one thread, the file is one range,
-searched in pieces by the calling process alone.
+searched in pieces by the calling process alone; in process, so is a large file met in a walk
+(rgcli/search.py decides, from the ``stat`` it already has).
 """
 
 from __future__ import annotations
