@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -64,6 +66,22 @@ def test_random_content_cases_match_rg(content_outcomes: list[CaseOutcome], batc
     bad = [o for o in outcomes if not o.agrees and known_class(o) is None]
     if bad:
         # pytest.fail keeps the message readable (an assert would also print the outcomes' reprs).
+        pytest.fail(failure_message(bad, len(outcomes)), pytrace=False)
+
+
+PIECES_CASES = 150
+"""Cases of run seed 13 searched as large files are: in pieces, and in ranges across workers."""
+
+
+def test_random_content_cases_in_pieces_match_rg(reference_rg: ReferenceRg) -> None:
+    # rgcli/split_file.py only takes files of 32 MiB or more; benchmarks/parity/in_pieces.py
+    # lowers that to one byte and the piece to 97 bytes, so the generated cases exercise it.
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "parity" / "in_pieces.py"
+    with ContentRunner(reference_rg, candidate=[sys.executable, str(script), "rg"]) as runner:
+        seeds = [case_seed(RUN_SEED + 2, i) for i in range(PIECES_CASES)]
+        outcomes = list(run_batch(runner, content_case, seeds, jobs=2))
+    bad = [o for o in outcomes if not o.agrees and known_class(o) is None]
+    if bad:
         pytest.fail(failure_message(bad, len(outcomes)), pytrace=False)
 
 

@@ -226,6 +226,20 @@ def test_a_worker_that_finds_binary_data_sends_the_file_back(tmp_path, monkeypat
     assert b"binary file matches" in out
 
 
+@pytest.mark.parametrize("pattern", ["needle", r"need\w+"], ids=["fused", "general"])
+def test_a_range_that_gives_up_early_does_not_break_the_one_before(tmp_path, monkeypatch,
+                                                                   reference_rg, pattern):
+    # The last range meets a NUL in its first piece and leaves at once; the range before it
+    # searches on and then forwards its line count into a pipe nobody reads any more. That
+    # EPIPE once escaped as a BrokenPipeError, which the command line takes for a reader that
+    # left stdout: no output at all, exit 0.
+    monkeypatch.setattr(split_file, "SPLIT_MIN_BYTES", 1)
+    data = _content(seed=11, lines=6000) + b"\nlast needle\0\n"
+    (tmp_path / "big.txt").write_bytes(data)
+    command = ["-j2", "-n", pattern, "big.txt"]
+    assert _shellfree(command, tmp_path) == _rg(reference_rg, command, tmp_path)
+
+
 def test_fifo_and_missing_files_are_left_to_the_serial_search(tmp_path, small_split):
     out, err, status = _shellfree(["-j2", "needle", "missing.txt"], tmp_path)
     assert status == 2 and b"missing.txt" in err

@@ -264,7 +264,13 @@ def _pass_base(base_in, base_out: int | None, newlines: int) -> int | None:
             return None
         (base,) = _COUNT.unpack(record)
     if base_out is not None:
-        write_all(base_out, _COUNT.pack(base + newlines))
+        try:
+            write_all(base_out, _COUNT.pack(base + newlines))
+        except BrokenPipeError:
+            # The next range gave up (binary data, a timeout) and left; its missing frame
+            # sends the file back to the serial search. Raised on, this would pass for a
+            # reader that closed stdout, and the command would end silently.
+            pass
     return base
 
 
