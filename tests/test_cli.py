@@ -113,6 +113,31 @@ class TestRg:
         assert reader.stderr.read() == b""
         assert whole.stdout.startswith(first)
 
+    def test_a_broken_pipe_elsewhere_is_not_taken_for_a_reader_that_left(self, monkeypatch):
+        # Only stdout's own broken pipe ends a search quietly; one between forked workers once
+        # passed for it, and the search printed nothing and exited 0.
+        import shellfree.rgcli.run as run_module
+
+        def broken(*args, **kwargs):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        monkeypatch.setattr(run_module, "run", broken)
+        with pytest.raises(BrokenPipeError):
+            cli._rg(["needle"])
+
+        def reader_left(argv, stdout, *args, **kwargs):
+            stdout.write(b"x" * 10)  # the reader has gone: this write breaks the pipe
+            return 0
+
+        class Closed(io.BytesIO):
+            def write(self, data):
+                raise BrokenPipeError(32, "Broken pipe")
+
+        monkeypatch.setattr(cli, "_silence_stdout", lambda: None)
+        monkeypatch.setattr(cli, "_block_buffered", lambda stream: Closed())
+        monkeypatch.setattr(run_module, "run", reader_left)
+        assert cli._rg(["needle"]) == 0  # stdout's own: quiet, as rg
+
     @pytest.mark.parametrize("unbuffered", ["", "1"])
     def test_the_fast_exit_keeps_the_status_and_every_message(self, tmp_path, unbuffered):
         # console() leaves an rg run through os._exit: what was written must be flushed first.

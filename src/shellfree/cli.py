@@ -156,17 +156,48 @@ def _parser() -> "argparse.ArgumentParser":
 def _rg(argv: list[str]) -> int:
     from shellfree.rgcli.run import run
 
-    stdout = _block_buffered(sys.stdout.buffer)
+    stdout = _Stdout(_block_buffered(sys.stdout.buffer))
     try:
         status = run(
             _argv_bytes(argv), stdout, sys.stderr.buffer, sys.stdin.buffer, may_fork=True
         )
         stdout.flush()
-    except BrokenPipeError:
+    except _ReaderLeft:
         # rg stops silently when the reader goes away.
         _silence_stdout()
         return 0
     return status
+
+
+class _ReaderLeft(Exception):
+    """The reader of stdout went away."""
+
+
+class _Stdout:
+    """stdout for a search, telling a reader that left (a broken pipe on this stream, which
+    ends the search silently, as in rg) from a broken pipe anywhere else, which is a bug and
+    must not pass for it: one between forked workers once made a search print nothing and
+    exit 0."""
+
+    __slots__ = ("_stream",)
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, data) -> int:
+        try:
+            return self._stream.write(data)
+        except BrokenPipeError:
+            raise _ReaderLeft from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise _ReaderLeft from None
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
 
 
 def _block_buffered(stream):
