@@ -18,10 +18,10 @@ has reported; a range that cannot be searched alone (a NUL byte, which makes the
 binary; a regex timeout) sends the file back to the serial search, which then gives rg's
 exact output for it.
 
-Where forking is not allowed (FileTools in a host process, Windows aside, which lacks
-``pread`` and reads every file whole) or -j1 asks for one thread, the file is one range,
-searched in pieces by the calling process alone; in process, so is a large file met in a walk
-(rgcli/search.py decides, from the ``stat`` it already has).
+Where no worker may be forked (FileTools in a host process) or -j1 asks for one thread, the
+file is one range, searched in pieces by the calling process alone; in process, so is a large
+file met in a walk (rgcli/search.py decides, from the ``stat`` it already has). Windows has no
+``pread``: there every file is read whole.
 """
 
 from __future__ import annotations
@@ -39,7 +39,9 @@ from shellfree.search.searcher import BINARY_NONE, SearchTimeout, literal_line_s
 
 __all__ = ["SPLIT_MIN_BYTES", "search_split", "split_ranges"]
 
-#: Below this size, a fork and the coordination cost more than half a search saves.
+#: Files of this size or more are searched in pieces (and in ranges by workers where they may
+#: be forked). Below it a file is read whole: a fork and the coordination would cost more than
+#: half a search saves, and one read of it costs little memory.
 SPLIT_MIN_BYTES = 32 << 20
 #: How far past a cut point the next newline may be; a longer line keeps the file whole. Kept
 #: at 1 MiB on purpose: a file of megabyte lines (minified code) prints megabytes per matching
