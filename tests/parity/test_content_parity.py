@@ -69,16 +69,17 @@ def test_random_content_cases_match_rg(content_outcomes: list[CaseOutcome], batc
         pytest.fail(failure_message(bad, len(outcomes)), pytrace=False)
 
 
-PIECES_CASES = 150
-"""Cases of run seed 13 searched as large files are: in pieces, and in ranges across workers."""
+LARGE_CASES = 150
+"""Cases of run seed 13 searched as large files are: in pieces, in ranges across workers, and
+walked binary files from their head alone."""
 
 
-def test_random_content_cases_in_pieces_match_rg(reference_rg: ReferenceRg) -> None:
-    # rgcli/split_file.py only takes files of 32 MiB or more; benchmarks/parity/in_pieces.py
-    # lowers that to one byte and the piece to 97 bytes, so the generated cases exercise it.
-    script = Path(__file__).resolve().parents[2] / "benchmarks" / "parity" / "in_pieces.py"
+def test_random_content_cases_searched_as_large_files_match_rg(reference_rg: ReferenceRg) -> None:
+    # The large-file paths start at 32 MiB (pieces) and 1 MiB (a walked file's head);
+    # benchmarks/parity/as_large_files.py lowers both, so the generated cases exercise them.
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "parity" / "as_large_files.py"
     with ContentRunner(reference_rg, candidate=[sys.executable, str(script), "rg"]) as runner:
-        seeds = [case_seed(RUN_SEED + 2, i) for i in range(PIECES_CASES)]
+        seeds = [case_seed(RUN_SEED + 2, i) for i in range(LARGE_CASES)]
         outcomes = list(run_batch(runner, content_case, seeds, jobs=2))
     bad = [o for o in outcomes if not o.agrees and known_class(o) is None]
     if bad:

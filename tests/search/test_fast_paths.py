@@ -13,7 +13,7 @@ import re
 import sys
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from shellfree.search.pattern import PatternOptions, compile_patterns
@@ -24,6 +24,7 @@ from shellfree.search.searcher import (
     absence_test,
     fused_literals,
     literal_line_spans,
+    quits_within,
     search_bytes,
 )
 from tests.search.test_rg_search import same
@@ -341,3 +342,113 @@ def test_an_explicit_set_is_emitted_exactly_without_the_full_probe(ranges):
     for cp in [*new_points, *edges, 0x0A, 0x0D, 0xD800, 0xDFFF]:
         if 0 <= cp <= 0x10FFFF:
             assert (compiled.fullmatch(chr(cp)) is not None) == U.contains(cls, cp), hex(cp)
+
+
+def _walked_file(seed: int) -> bytes:
+    """Lines of every length around rg's 64 KiB buffer fills (some long enough to make it
+    grow), matches on either side of a NUL placed anywhere."""
+    import random
+
+    rng = random.Random(seed)
+    lines = []
+    size, target = 0, rng.choice([2_000, 70_000, 200_000, 400_000])
+    while size < target:
+        kind = rng.random()
+        if kind < 0.02:
+            line = b"x" * rng.randrange(20_000, 90_000) + b" needle"
+        elif kind < 0.3:
+            line = b"a needle %d" % len(lines)
+        else:
+            line = b"line %d" % len(lines) + b" padding" * rng.randrange(0, 12)
+        lines.append(line + (b"\r\n" if rng.random() < 0.1 else b"\n"))
+        size += len(lines[-1])
+    data = b"".join(lines)
+    at = rng.randrange(0, len(data))
+    return data[:at] + b"\0" + data[at:]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=10**9),
+    head_fraction=st.floats(min_value=0.0, max_value=1.0),
+    pattern=st.sampled_from(["needle", r"ne+dle", "e", "zzz_absent"]),
+    invert=st.booleans(),
+    max_count=st.sampled_from([None, 1, 3]),
+    stop_at_first=st.booleans(),
+    context=st.sampled_from([(0, 0), (0, 0), (1, 0), (0, 2), (3, 3)]),
+)
+def test_a_head_that_quits_within_gives_the_whole_files_result(
+    seed, head_fraction, pattern, invert, max_count, stop_at_first, context
+):
+    # tree_cache.read_whole hands a walked file's head to the search when quits_within says
+    # rg would stop reading inside it; the result (printed or counted) must be the file's.
+    data = _walked_file(seed)
+    head = data[: max(1, int(len(data) * head_fraction))]
+    matcher = compile_patterns([pattern], PatternOptions())
+    config = SearchConfig(invert=invert, max_count=max_count, stop_at_first=stop_at_first,
+                          submatches=True, before_context=context[0], after_context=context[1])
+    if not quits_within(head, matcher, config):
+        event("read on")
+        return
+    event("head suffices")
+    printer = StandardPrinter(PrintOptions(line_number=True, column=True, byte_offset=True))
+
+    def seen(result):
+        return (printer.print_file(b"f", result), result.matched_lines, result.matches,
+                result.binary_offset, result.binary_quit, result.bytes_searched)
+
+    assert seen(search_bytes(head, matcher, config)) == seen(search_bytes(data, matcher, config))
+
+
+def test_quits_within_needs_a_nul_in_a_plain_walked_search():
+    matcher = compile_patterns(["needle"], PatternOptions())
+    walked = SearchConfig()
+    text = b"a needle\n" * 10_000
+    assert not quits_within(text, matcher, walked)  # no NUL
+    binary = text[:70_000] + b"\0" + text
+    assert quits_within(binary, matcher, walked)
+    assert quits_within(binary[:70_001], matcher, walked)  # its fill runs on: still the same
+    assert not quits_within(binary, matcher, SearchConfig(binary="convert"))  # a named file
+    assert not quits_within(binary, matcher, SearchConfig(mmap=True))
+    assert not quits_within(binary, matcher, SearchConfig(before_context=1))
+    assert not quits_within(b"\xff\xfe" + binary, matcher, walked)  # UTF-16: transcoded whole
+    multiline = compile_patterns(["needle\\na"], PatternOptions(multiline=True))
+    assert not quits_within(binary, multiline, walked)
+
+
+@pytest.fixture
+def binary_tree(isolated):
+    """Walked files with a NUL inside rg's first buffer fill, at its edge, past it and after
+    a line long enough to grow the buffer, with matches on both sides."""
+    block = b"".join(b"line %05d needle\n" % i if i % 5 == 0 else b"line %05d\n" % i
+                     for i in range(9000))  # about 100 KB
+    for name, at in [("early.bin", 100), ("edge.bin", 65_530), ("late.bin", 80_000)]:
+        (isolated / name).write_bytes(block[:at] + b"\0" + block[at:])
+    long = b"x" * 100_000 + b" needle\n"
+    (isolated / "long.bin").write_bytes(block[:5000] + long + b"needle\0\n" + block)
+    (isolated / "text.txt").write_bytes(block)
+    return isolated
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths")
+@pytest.mark.parametrize("head", [128, 4096, 70_000])
+@pytest.mark.parametrize("args", [["-n", "needle"], ["-c", "needle"], ["-l", "needle"],
+                                  ["-n", "-v", "-m", "2", "line"], ["--json", "needle"],
+                                  ["-n", "-o", "ne+dle"], ["--count-matches", "e"]])
+def test_a_walked_binary_file_read_only_to_its_head_prints_what_rg_prints(
+    binary_tree, reference_rg, monkeypatch, head, args
+):
+    from shellfree.search import tree_cache
+
+    monkeypatch.setattr(tree_cache, "HEAD_BYTES", head)
+    heads = []
+    read_whole = tree_cache.read_whole
+
+    def spying(path, enough=None):
+        data, st = read_whole(path, enough)
+        heads.append(st is None)
+        return data, st
+
+    monkeypatch.setattr("shellfree.rgcli.search.read_whole", spying)
+    same(reference_rg, args)
+    assert any(heads)  # some file really was searched from its head alone

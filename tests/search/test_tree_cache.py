@@ -515,9 +515,9 @@ class TestLargeFile:
             calls.append("pieces" if found is not None else "declined")
             return found
 
-        def whole(path):
+        def whole(path, enough=None):
             calls.append("whole")
-            return read_whole(path)
+            return read_whole(path, enough)
 
         monkeypatch.setattr(split_file, "search_split", recording)
         monkeypatch.setattr(search_module, "read_whole", whole)

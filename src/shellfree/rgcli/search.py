@@ -30,6 +30,7 @@ from shellfree.search.searcher import (
     SearchTimeout,
     absence_test,
     fused_literals,
+    quits_within,
     literal_line_spans,
     search_bytes,
 )
@@ -96,12 +97,6 @@ def _patterns(args: RgArgs, stdin: BinaryIO | None, fs) -> tuple[list[str], list
 
 class _Fatal(Exception):
     """An error that stops rg before any search (exit 2)."""
-
-
-def _read(path: bytes, is_stdin: bool, stdin: BinaryIO | None) -> bytes:
-    if is_stdin:
-        return stdin.read() if stdin is not None else b""
-    return read_whole(path)[0]
 
 
 def _mode(args: RgArgs) -> str:
@@ -302,6 +297,14 @@ class _Search:
         )
         # A file holding none of the pattern's required literals is proven empty by one scan.
         self.absent = absence_test(matcher) if absence_proves_nothing else None
+        # A walked file rg quits at its first NUL is read no further than that NUL's buffer
+        # fill (search/searcher.py quits_within): a large binary file costs a head, not a
+        # read of it all.
+        walked = self._config(self.binary_mode(False), False)
+        self._quits_early = (
+            (lambda head: quits_within(head, matcher, walked))
+            if walked.binary == BINARY_QUIT else None
+        )
         # The fused literal search (search/plain_literal.py) needs a pattern with required
         # literals and a search whose lines are independent and all printed; the printer has
         # its own conditions (plain_match_lead).
@@ -363,11 +366,14 @@ class _Search:
             if in_pieces is not None:
                 return in_pieces
         signature = None
+        enough = None if haystack.explicit else self._quits_early
         try:
             if self.contents is not None and not is_stdin:
-                data, signature = self.contents.read_signed(path, st)
+                data, signature = self.contents.read_signed(path, st, enough)
+            elif is_stdin:
+                data = stdin.read() if stdin is not None else b""
             else:
-                data = _read(path, is_stdin, stdin)
+                data = read_whole(path, enough)[0]
         except OSError as err:
             return Outcome(errors=(f"{os.fsdecode(shown)}: {os_error_text(err)}",))
         outcome = self._judge(haystack, shown, data)

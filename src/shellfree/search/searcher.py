@@ -17,7 +17,14 @@ from __future__ import annotations
 from typing import Callable, Iterator, Protocol
 
 from shellfree._record import Record
-from shellfree.search.decode import TRANSCODED_BOMS, ByteOffsets, search_stream, to_bytes, to_text
+from shellfree.search.decode import (
+    BOMS,
+    TRANSCODED_BOMS,
+    ByteOffsets,
+    search_stream,
+    to_bytes,
+    to_text,
+)
 from shellfree.search.literal_find import LiteralFinder, jumps_pay, rarest_byte
 
 __all__ = [
@@ -28,6 +35,7 @@ __all__ = [
     "Line",
     "FileResult",
     "MatcherLike",
+    "quits_within",
     "search_bytes",
     "SearchTimeout",
 ]
@@ -299,6 +307,24 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
     # The matcher is kept alive by the entry, so its id cannot be reused while cached.
     _PREPARED[id(matcher)] = (matcher, prepared)
     return prepared
+
+
+def quits_within(head: bytes, matcher: MatcherLike, config: SearchConfig) -> bool:
+    """Whether the search of any file whose content starts with *head* ends inside *head*, so
+    that ``search_bytes(head)`` gives the whole file's result: *head* holds a NUL, and rg
+    quits at the fill of its line buffer that holds the first one (binary "quit" mode: a
+    walked file). That fill's start is all the search needs, and the fills before it end
+    before the NUL, so what follows *head* cannot move it. A file of gigabytes with a NUL
+    near its start is then read no further, as rg reads it.
+
+    Only in the plain case: no byte-order mark (UTF-16 is transcoded whole), no memory map,
+    no context (its kept lines and printed ones move the fills), no multi-line matcher
+    (which reads the whole file)."""
+    if (config.binary != BINARY_QUIT or config.mmap or config.before_context
+            or config.after_context or matcher.can_match_newline
+            or getattr(matcher, "whole_text", False) or head.startswith(BOMS)):
+        return False
+    return head.find(b"\0") >= 0
 
 
 def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":

@@ -48,11 +48,15 @@ from shellfree.search.ignore_files import LoadedRules, load_rule_file
 
 __all__ = [
     "DEFAULT_CONTENT_BUDGET", "DIRECTORY", "FILE", "OTHER", "OUTCOME_BYTES", "RACY_NS",
-    "REMEMBERED_SEARCHES", "Listing", "TreeCache", "same_place",
+    "REMEMBERED_SEARCHES", "HEAD_BYTES", "Listing", "TreeCache", "same_place",
 ]
 
 DEFAULT_CONTENT_BUDGET = 64 << 20
 """Bytes of file contents a cache keeps by default."""
+
+HEAD_BYTES = 1 << 20
+"""How much of a large file :func:`read_whole` reads first when its caller may not need the
+rest (a walked binary file: rg quits at its first NUL's buffer fill, 64 KiB at first)."""
 
 RACY_NS = 2_000_000_000
 """How close to the moment of reading an mtime or ctime makes an entry untrusted. Two seconds
@@ -292,11 +296,15 @@ class TreeCache:
         return self.read_signed(path)[0]
 
     def read_signed(
-        self, path: bytes, st: os.stat_result | None = None
+        self,
+        path: bytes,
+        st: os.stat_result | None = None,
+        enough: Callable[[bytes], bool] | None = None,
     ) -> tuple[bytes, tuple | None]:
         """As :meth:`read`, with the signature that vouches for the bytes returned on a later
         ``stat`` (None when nothing can: a file read in pieces, or one whose timestamps had
-        not settled when it was read). *st* is a ``stat`` of *path* the caller just made."""
+        not settled when it was read). *st* is a ``stat`` of *path* the caller just made;
+        *enough* is :func:`read_whole`'s (only a head of the file may come back, unsigned)."""
         key = path
         cached = self._contents.get(key) if self.content_budget else None
         if cached is not None:
@@ -314,7 +322,7 @@ class TreeCache:
                         self._contents.move_to_end(key)
                 return data, signature
         read_at = self._clock()
-        data, st = read_whole(path)
+        data, st = read_whole(path, enough)
         if st is None:
             return data, None
         signature = _signature(st)
@@ -467,16 +475,27 @@ class TreeCache:
             self._outcomes.clear()
 
 
-def read_whole(path: bytes) -> tuple[bytes, os.stat_result | None]:
+def read_whole(
+    path: bytes, enough: Callable[[bytes], bool] | None = None
+) -> tuple[bytes, os.stat_result | None]:
     """The file's bytes, and its ``fstat`` when it is a regular file read in one piece (the
     only case worth caching: a file that grew meanwhile, a FIFO or a device is not).
 
     One read of the whole file when its size is known (perf-study §5.3); anything else is
-    read to its end in chunks. The searcher reads every file through this, cache or not."""
+    read to its end in chunks. The searcher reads every file through this, cache or not.
+
+    With *enough*, a regular file of more than HEAD_BYTES is read a head first, and when
+    ``enough(head)`` says the search needs no more (a binary file rg quits early), only the
+    head is returned, with no ``fstat``: it is not the file's content, and is not cached."""
     fd = os.open(path, os.O_RDONLY | _O_BINARY)
     try:
         st = os.fstat(fd)
         size = st.st_size
+        if enough is not None and size > HEAD_BYTES and stat_module.S_ISREG(st.st_mode):
+            head = os.read(fd, HEAD_BYTES)
+            if len(head) == HEAD_BYTES and enough(head):
+                return head, None
+            os.lseek(fd, 0, os.SEEK_SET)
         first = os.read(fd, size + 1 if size else 1 << 16)
         if len(first) == size and stat_module.S_ISREG(st.st_mode):
             return first, st
