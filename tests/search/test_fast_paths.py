@@ -444,8 +444,8 @@ def test_a_walked_binary_file_read_only_to_its_head_prints_what_rg_prints(
     heads = []
     read_whole = tree_cache.read_whole
 
-    def spying(path, enough=None):
-        data, st = read_whole(path, enough)
+    def spying(path, enough=None, large=None):
+        data, st = read_whole(path, enough, large)
         heads.append(st is None)
         return data, st
 

@@ -506,6 +506,7 @@ class TestLargeFile:
 
         monkeypatch.setattr(split_file, "SPLIT_MIN_BYTES", 64)
         monkeypatch.setattr(split_file, "_PIECE_BYTES", 50)
+        monkeypatch.setattr(tree_cache_module, "HEAD_BYTES", 32)  # walked files: head first
         calls: list[str] = []
         original = split_file.search_split
         read_whole = tree_cache_module.read_whole
@@ -515,9 +516,10 @@ class TestLargeFile:
             calls.append("pieces" if found is not None else "declined")
             return found
 
-        def whole(path, enough=None):
-            calls.append("whole")
-            return read_whole(path, enough)
+        def whole(path, enough=None, large=None):
+            data, st = read_whole(path, enough, large)  # LargeFile: not read, no call counted
+            calls.append("whole" if st is not None else "head")
+            return data, st
 
         monkeypatch.setattr(split_file, "search_split", recording)
         monkeypatch.setattr(search_module, "read_whole", whole)
@@ -543,17 +545,21 @@ class TestLargeFile:
         import shellfree.rgcli.split_file as split_file
 
         write(tmp_path / "big.txt", self.content(b"needle"))
+        write(tmp_path / "early.dat", b"a needle\n\0" + self.content(b"needle"))
+        write(tmp_path / "late.dat", self.content(b"needle") + b"\0")
         write(tmp_path / "small.txt", b"a needle\n")
-        write(tmp_path / "bin.dat", self.content(b"needle") + b"\0")
         in_pieces = rg(tmp_path, "-n", "needle", cache=TreeCache(clock=settled_clock))
-        # bin.dat goes back to the whole read; walked, its NUL hides it (rg 15.1 prints nothing
-        # for it either, checked by hand; named, it would be "binary file matches").
-        assert sorted(pieces) == ["declined", "pieces", "whole", "whole"]
-        assert b"big.txt:8:line 7 needle" in in_pieces and b"bin.dat" not in in_pieces
+        # big.txt in pieces; early.dat from its head (its NUL is in it); late.dat's pieces meet
+        # its NUL, so it is read whole; small.txt is smaller than a head. Neither binary file
+        # prints anything: both NULs lie in rg's first buffer fill (checked by hand, rg 15.1).
+        assert pieces == ["pieces", "head", "declined", "whole", "whole"]
+        assert b"big.txt:8:line 7 needle" in in_pieces and b"small.txt:1:" in in_pieces
+        assert b".dat" not in in_pieces
         pieces.clear()
         monkeypatch.setattr(split_file, "SPLIT_MIN_BYTES", 1 << 62)
+        monkeypatch.setattr(tree_cache_module, "HEAD_BYTES", 1 << 62)
         assert rg(tmp_path, "-n", "needle", cache=TreeCache()) == in_pieces
-        assert pieces == ["whole", "whole", "whole"]
+        assert pieces == ["whole", "whole", "whole", "whole"]
 
     def test_a_repeated_search_recalls_the_outcome(self, tmp_path, pieces):
         write(tmp_path / "big.txt", self.content(b"needle"))

@@ -34,7 +34,7 @@ from shellfree.search.searcher import (
     literal_line_spans,
     search_bytes,
 )
-from shellfree.search.tree_cache import read_whole
+from shellfree.search.tree_cache import LargeFile, read_whole
 from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
 
 __all__ = ["run_search", "NOTHING_SEARCHED"]
@@ -97,6 +97,14 @@ def _patterns(args: RgArgs, stdin: BinaryIO | None, fs) -> tuple[list[str], list
 
 class _Fatal(Exception):
     """An error that stops rg before any search (exit 2)."""
+
+
+def _in_pieces(st: os.stat_result) -> bool:
+    """Whether a file is large enough to be searched in pieces (rgcli/split_file.py, imported
+    only when a file is larger than tree_cache.HEAD_BYTES)."""
+    from shellfree.rgcli.split_file import SPLIT_MIN_BYTES
+
+    return st.st_size >= SPLIT_MIN_BYTES
 
 
 def _mode(args: RgArgs) -> str:
@@ -279,13 +287,6 @@ class _Search:
         self.skip_identity = _stdout_identity(out.stdout)
         # Forked workers would fill copies of the cache that die with them.
         self.contents = out.cache if not out.may_fork else None
-        # In process a walked file's size is known from the stat its cached outcome needs: one
-        # of this many bytes or more is searched in pieces too, never read whole into the host.
-        self._pieces_from: int | None = None
-        if self.contents is not None:
-            from shellfree.rgcli.split_file import SPLIT_MIN_BYTES
-
-            self._pieces_from = SPLIT_MIN_BYTES
         # The per-file outcomes of this search kept in the cache; set by run_search, which
         # knows the patterns (--json's are not kept: its statistics time every file).
         self.outcomes: dict | None = None
@@ -358,22 +359,29 @@ class _Search:
                     kept = self.contents.recall(table, (path, haystack.explicit), st)
                     if kept is not None:
                         return kept  # type: ignore[return-value]
-        if not is_stdin and (
-            haystack.explicit
-            or (st is not None and self._pieces_from is not None and st.st_size >= self._pieces_from)
-        ) and path not in self._read_whole:
+        if haystack.explicit and not is_stdin and path not in self._read_whole:
             in_pieces = self._evaluate_in_pieces(haystack, path, table, st)
             if in_pieces is not None:
                 return in_pieces
         signature = None
-        enough = None if haystack.explicit else self._quits_early
+        # A walked file is read a head first when it is large: a binary one may be searched
+        # from its head alone, a text one in pieces (never read whole into memory).
+        enough = large = None
+        if not haystack.explicit and path not in self._read_whole:
+            enough, large = self._quits_early, _in_pieces
         try:
             if self.contents is not None and not is_stdin:
-                data, signature = self.contents.read_signed(path, st, enough)
+                data, signature = self.contents.read_signed(path, st, enough, large)
             elif is_stdin:
                 data = stdin.read() if stdin is not None else b""
             else:
-                data = read_whole(path, enough)[0]
+                data = read_whole(path, enough, large)[0]
+        except LargeFile as found:
+            in_pieces = self._evaluate_in_pieces(haystack, path, table, found.st)
+            if in_pieces is not None:
+                return in_pieces
+            self._read_whole.add(path)
+            return self.evaluate(haystack, stdin)  # read whole this time
         except OSError as err:
             return Outcome(errors=(f"{os.fsdecode(shown)}: {os_error_text(err)}",))
         outcome = self._judge(haystack, shown, data)

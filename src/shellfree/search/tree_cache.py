@@ -48,7 +48,7 @@ from shellfree.search.ignore_files import LoadedRules, load_rule_file
 
 __all__ = [
     "DEFAULT_CONTENT_BUDGET", "DIRECTORY", "FILE", "OTHER", "OUTCOME_BYTES", "RACY_NS",
-    "REMEMBERED_SEARCHES", "HEAD_BYTES", "Listing", "TreeCache", "same_place",
+    "REMEMBERED_SEARCHES", "HEAD_BYTES", "LargeFile", "Listing", "TreeCache", "same_place",
 ]
 
 DEFAULT_CONTENT_BUDGET = 64 << 20
@@ -300,11 +300,13 @@ class TreeCache:
         path: bytes,
         st: os.stat_result | None = None,
         enough: Callable[[bytes], bool] | None = None,
+        large: Callable[[os.stat_result], bool] | None = None,
     ) -> tuple[bytes, tuple | None]:
         """As :meth:`read`, with the signature that vouches for the bytes returned on a later
         ``stat`` (None when nothing can: a file read in pieces, or one whose timestamps had
         not settled when it was read). *st* is a ``stat`` of *path* the caller just made;
-        *enough* is :func:`read_whole`'s (only a head of the file may come back, unsigned)."""
+        *enough* and *large* are :func:`read_whole`'s (only a head of the file may come back,
+        unsigned, or LargeFile be raised)."""
         key = path
         cached = self._contents.get(key) if self.content_budget else None
         if cached is not None:
@@ -322,7 +324,7 @@ class TreeCache:
                         self._contents.move_to_end(key)
                 return data, signature
         read_at = self._clock()
-        data, st = read_whole(path, enough)
+        data, st = read_whole(path, enough, large)
         if st is None:
             return data, None
         signature = _signature(st)
@@ -475,8 +477,19 @@ class TreeCache:
             self._outcomes.clear()
 
 
+class LargeFile(Exception):
+    """Raised by :func:`read_whole` for a file its caller would rather not read whole; *st* is
+    the file's ``fstat``."""
+
+    def __init__(self, st: os.stat_result) -> None:
+        super().__init__(st.st_size)
+        self.st = st
+
+
 def read_whole(
-    path: bytes, enough: Callable[[bytes], bool] | None = None
+    path: bytes,
+    enough: Callable[[bytes], bool] | None = None,
+    large: Callable[[os.stat_result], bool] | None = None,
 ) -> tuple[bytes, os.stat_result | None]:
     """The file's bytes, and its ``fstat`` when it is a regular file read in one piece (the
     only case worth caching: a file that grew meanwhile, a FIFO or a device is not).
@@ -486,16 +499,21 @@ def read_whole(
 
     With *enough*, a regular file of more than HEAD_BYTES is read a head first, and when
     ``enough(head)`` says the search needs no more (a binary file rg quits early), only the
-    head is returned, with no ``fstat``: it is not the file's content, and is not cached."""
+    head is returned, with no ``fstat``: it is not the file's content, and is not cached.
+    Otherwise, when ``large(fstat)`` says so (a text file to search in pieces), LargeFile is
+    raised and nothing more is read."""
     fd = os.open(path, os.O_RDONLY | _O_BINARY)
     try:
         st = os.fstat(fd)
         size = st.st_size
-        if enough is not None and size > HEAD_BYTES and stat_module.S_ISREG(st.st_mode):
-            head = os.read(fd, HEAD_BYTES)
-            if len(head) == HEAD_BYTES and enough(head):
-                return head, None
-            os.lseek(fd, 0, os.SEEK_SET)
+        if (enough or large) and size > HEAD_BYTES and stat_module.S_ISREG(st.st_mode):
+            if enough is not None:
+                head = os.read(fd, HEAD_BYTES)
+                if len(head) == HEAD_BYTES and enough(head):
+                    return head, None
+                os.lseek(fd, 0, os.SEEK_SET)
+            if large is not None and large(st):
+                raise LargeFile(st)
         first = os.read(fd, size + 1 if size else 1 << 16)
         if len(first) == size and stat_module.S_ISREG(st.st_mode):
             return first, st
