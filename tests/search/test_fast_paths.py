@@ -410,7 +410,7 @@ def test_quits_within_needs_a_nul_in_a_plain_walked_search():
     assert quits_within(binary[:70_001], matcher, walked)  # its fill runs on: still the same
     assert not quits_within(binary, matcher, SearchConfig(binary="convert"))  # a named file
     assert not quits_within(binary, matcher, SearchConfig(mmap=True))
-    assert not quits_within(binary, matcher, SearchConfig(before_context=1))
+    assert quits_within(binary, matcher, SearchConfig(before_context=1, after_context=2))
     assert not quits_within(b"\xff\xfe" + binary, matcher, walked)  # UTF-16: transcoded whole
     multiline = compile_patterns(["needle\\na"], PatternOptions(multiline=True))
     assert not quits_within(binary, multiline, walked)
@@ -434,7 +434,9 @@ def binary_tree(isolated):
 @pytest.mark.parametrize("head", [128, 4096, 70_000])
 @pytest.mark.parametrize("args", [["-n", "needle"], ["-c", "needle"], ["-l", "needle"],
                                   ["-n", "-v", "-m", "2", "line"], ["--json", "needle"],
-                                  ["-n", "-o", "ne+dle"], ["--count-matches", "e"]])
+                                  ["-n", "-o", "ne+dle"], ["--count-matches", "e"],
+                                  ["-n", "-C", "2", "needle"], ["-n", "-B", "3", "-m", "5", "needle"],
+                                  ["-n", "-A", "4", "needle"], ["--json", "-C", "1", "needle"]])
 def test_a_walked_binary_file_read_only_to_its_head_prints_what_rg_prints(
     binary_tree, reference_rg, monkeypatch, head, args
 ):

@@ -314,14 +314,13 @@ def quits_within(head: bytes, matcher: MatcherLike, config: SearchConfig) -> boo
     that ``search_bytes(head)`` gives the whole file's result: *head* holds a NUL, and rg
     quits at the fill of its line buffer that holds the first one (binary "quit" mode: a
     walked file). That fill's start is all the search needs, and the fills before it end
-    before the NUL, so what follows *head* cannot move it. A file of gigabytes with a NUL
+    before the NUL, so what follows *head* cannot move it; with context too, whose kept and
+    printed lines, which move the fills, all lie before it. A file of gigabytes with a NUL
     near its start is then read no further, as rg reads it.
 
-    Only in the plain case: no byte-order mark (UTF-16 is transcoded whole), no memory map,
-    no context (its kept lines and printed ones move the fills), no multi-line matcher
-    (which reads the whole file)."""
-    if (config.binary != BINARY_QUIT or config.mmap or config.before_context
-            or config.after_context or matcher.can_match_newline
+    Not with a byte-order mark (UTF-16 is transcoded whole), a memory map (named files) or a
+    multi-line matcher (which reads the whole file)."""
+    if (config.binary != BINARY_QUIT or config.mmap or matcher.can_match_newline
             or getattr(matcher, "whole_text", False) or head.startswith(BOMS)):
         return False
     return head.find(b"\0") >= 0
