@@ -30,8 +30,8 @@ from shellfree.search.searcher import (
     SearchTimeout,
     absence_test,
     fused_literals,
-    quits_within,
     literal_line_spans,
+    quits_within,
     search_bytes,
 )
 from shellfree.search.tree_cache import LargeFile, read_whole
@@ -367,7 +367,7 @@ class _Search:
         # A walked file is read a head first when it is large: a binary one may be searched
         # from its head alone, a text one in pieces (never read whole into memory).
         enough = large = None
-        if not haystack.explicit and path not in self._read_whole:
+        if not haystack.explicit and (not self._read_whole or path not in self._read_whole):
             enough, large = self._quits_early, _in_pieces
         try:
             if self.contents is not None and not is_stdin:
