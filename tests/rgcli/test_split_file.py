@@ -92,6 +92,10 @@ SPLIT_CASES = [
     ["-n", "-F", "a.b"],
     ["-N", "needle"],
     ["-n", "-a", "needle"],
+    # -l: one range, searched in pieces up to the first that matches.
+    ["-l", "needle"],
+    ["-l", "zzz_absent"],
+    ["-l", "-w", "x"],
 ]
 
 
@@ -191,12 +195,11 @@ def test_a_line_longer_than_the_cut_window_keeps_the_file_whole(tmp_path, monkey
         (_content(seed=8), ["-n", "-C1", "needle"]),
         (_content(seed=8), ["-n", "-m", "3", "needle"]),
         (_content(seed=8), ["-n", "-U", "needle\\nreturn"]),
-        (_content(seed=8), ["-l", "needle"]),
         (_content(seed=8), ["-q", "needle"]),
         (_content(seed=8), ["--json", "needle"]),
     ],
-    ids=["late-nul", "utf8-bom", "utf16-bom", "context", "max-count", "multiline", "files",
-         "quiet", "json"],
+    ids=["late-nul", "utf8-bom", "utf16-bom", "context", "max-count", "multiline", "quiet",
+         "json"],
 )
 def test_what_cannot_be_split_is_searched_serially(tmp_path, small_split, reference_rg,
                                                   content, args):
@@ -240,6 +243,26 @@ def test_a_range_that_gives_up_early_does_not_break_the_one_before(tmp_path, mon
     assert _shellfree(command, tmp_path) == _rg(reference_rg, command, tmp_path)
 
 
+def test_files_with_matches_stops_at_the_first_matching_piece(tmp_path, small_split,
+                                                               monkeypatch, reference_rg):
+    monkeypatch.setattr(split_file, "_PIECE_BYTES", 700)
+    searched = []
+    original = split_file._search_piece
+
+    def counting(*args, **kwargs):
+        searched.append(args[-2:])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(split_file, "_search_piece", counting)
+    data = _content(seed=12)
+    first = data.index(b"needle")
+    (tmp_path / "big.txt").write_bytes(data)
+    command = ["-l", "needle", "big.txt"]  # two threads by default: still one range
+    assert _shellfree(command, tmp_path) == _rg(reference_rg, command, tmp_path)
+    assert small_split == [True]
+    assert searched and searched[-1][0] <= first < searched[-1][1]  # no piece after it
+
+
 def test_fifo_and_missing_files_are_left_to_the_serial_search(tmp_path, small_split):
     out, err, status = _shellfree(["-j2", "needle", "missing.txt"], tmp_path)
     assert status == 2 and b"missing.txt" in err
@@ -267,7 +290,8 @@ _LINE_PARTS = [b"needle", b"Needle", b"return", b"x", b"na\xc3\xafve", b"\xff\x8
     workers=st.integers(min_value=1, max_value=4),
     args=st.sampled_from([["-n", "needle"], ["-n", "-i", "needle"], ["-n", "TODO|x"],
                           ["-n", "-w", "x"], ["-c", "needle"], ["-n", "--column", "e"],
-                          ["-N", "return"], ["-n", "-o", r"\w+"], ["-n", "-v", "x"]]),
+                          ["-N", "return"], ["-n", "-o", r"\w+"], ["-n", "-v", "x"],
+                          ["-l", "needle"], ["-l", "zzz"]]),
 )
 def test_split_search_equals_the_whole_file_search(tmp_path, monkeypatch, lines, final_newline,
                                                    piece, workers, args):

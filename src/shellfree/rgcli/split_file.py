@@ -58,19 +58,29 @@ _SPLIT_MODES = ("standard", "count", "count_matches")
 
 def can_split(command, matcher, config, size: int) -> bool:
     """Whether a search's output for one file of *size* bytes is the concatenation of its
-    ranges' outputs: every line is printed (or counted) on its own merits."""
+    ranges' outputs: every line is printed (or counted) on its own merits; or, under -l,
+    whether the file can be searched in pieces, in order, up to the first that matches."""
+    first_match = _first_match_only(command, config)
     return (
         size >= SPLIT_MIN_BYTES
-        and command.mode in _SPLIT_MODES
+        and (command.mode in _SPLIT_MODES or first_match)
         and not (command.standard is not None and command.standard.options.heading)
         and not config.before_context
         and not config.after_context
         and config.max_count is None
-        and not config.stop_at_first
+        and (not config.stop_at_first or first_match)
         and not matcher.multiline
         and not matcher.can_match_newline
         and not getattr(matcher, "whole_text", False)
     )
+
+
+def _first_match_only(command, config) -> bool:
+    """Whether only a file's first matching line matters (-l): its pieces are searched in
+    order, by one process, and the search stops at the first that matches, as rg stops
+    reading (-q is left out: it prints nothing, and the whole-file search says so)."""
+    return (config.stop_at_first and command.mode == "files_with_matches"
+            and not command.args.quiet)
 
 
 def split_ranges(fd: int, size: int, parts: int) -> list[tuple[int, int]] | None:
@@ -191,6 +201,8 @@ def _search_pieces(command, matcher, config, shown: bytes, fd: int, span: tuple[
         found, counted = _search_piece(matcher, config, lead, longest, fd, start, end)
         parts.append((newlines, *found))
         newlines += counted
+        if config.stop_at_first and len(found) == 2 and found[0].has_match:
+            break  # -l: the rest cannot change the outcome (one range only, see search_split)
     return parts, newlines
 
 
@@ -309,7 +321,8 @@ def search_split(command, matcher, config, path: str | bytes, shown: bytes, work
     must not grow by 2 GB)."""
     if not hasattr(os, "pread"):
         return None  # Windows: read whole, as any other file
-    if workers > 1 and (sys.platform == "win32" or not hasattr(os, "fork")):
+    if workers > 1 and (sys.platform == "win32" or not hasattr(os, "fork")
+                        or _first_match_only(command, config)):
         workers = 1
     try:
         # stat before open: opening a FIFO would block.
