@@ -18,10 +18,11 @@ has reported; a range that cannot be searched alone (a NUL byte, which makes the
 binary; a regex timeout) sends the file back to the serial search, which then gives rg's
 exact output for it.
 
-Where no worker may be forked (FileTools in a host process) or -j1 asks for one thread, the
-file is one range, searched in pieces by the calling process alone; in process, so is a large
-file met in a walk (rgcli/search.py decides, from the ``stat`` it already has). Windows has no
-``pread``: there every file is read whole.
+Where no worker may be forked (FileTools in a host process), -j1 asks for one thread or -l
+needs only the first match, the file is one range, searched in pieces by the calling process
+alone (under -l up to the first piece that matches). So is a large file met in a walk, once
+tree_cache.read_whole has found it large (rgcli/search.py). Windows has no ``pread``: there
+every file is read whole.
 """
 
 from __future__ import annotations
