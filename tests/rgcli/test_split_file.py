@@ -293,26 +293,18 @@ _LINE_PARTS = [b"needle", b"Needle", b"return", b"x", b"na\xc3\xafve", b"\xff\x8
                           ["-N", "return"], ["-n", "-o", r"\w+"], ["-n", "-v", "x"],
                           ["-l", "needle"], ["-l", "zzz"]]),
 )
-def test_split_search_equals_the_whole_file_search(tmp_path, monkeypatch, lines, final_newline,
-                                                   piece, workers, args):
+def test_split_search_equals_the_whole_file_search(tmp_path, monkeypatch, small_split, lines,
+                                                   final_newline, piece, workers, args):
     # The search of a file read whole is the one the parity harness checks against rg;
     # splitting it into ranges and pieces of any size must not change a byte of its output.
+    small_split.clear()  # the fixture lives across the examples
     monkeypatch.setattr(split_file, "SPLIT_MIN_BYTES", 1)
     monkeypatch.setattr(split_file, "_PIECE_BYTES", piece)
     data = b"\n".join(b" ".join(parts) for parts in lines) + (b"\n" if final_newline else b"")
     (tmp_path / "f.txt").write_bytes(data)
-    calls: list[bool] = []
-    original = split_file.search_split
-
-    def recording(*a, **kw):
-        found = original(*a, **kw)
-        calls.append(found is not None)
-        return found
-
-    monkeypatch.setattr(split_file, "search_split", recording)
     split = _shellfree([f"-j{workers}", *args, "f.txt"], tmp_path)
-    event("split" if calls == [True] else "read whole")
+    event("split" if small_split == [True] else "read whole")
     monkeypatch.setattr(split_file, "SPLIT_MIN_BYTES", 1 << 62)
     whole = _shellfree([f"-j{workers}", *args, "f.txt"], tmp_path)
-    assert calls[-1] is False  # really read whole
+    assert small_split[-1] is False  # really read whole
     assert split == whole

@@ -480,9 +480,7 @@ class _Search:
                             st: os.stat_result | None) -> Outcome | None:
         """:meth:`evaluate_split` in this process alone (*st*: the file's ``stat``, if taken);
         its outcome is remembered in *table* like any other."""
-        from shellfree.rgcli.split_file import SPLIT_MIN_BYTES
-
-        if st is not None and st.st_size < SPLIT_MIN_BYTES:
+        if st is not None and not _in_pieces(st):
             return None
         explicit = haystack.explicit
         if table is None:

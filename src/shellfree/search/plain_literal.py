@@ -27,17 +27,16 @@ def plain_lines(
     lead: bytes,
     numbered: bool,
     max_columns: int | None = None,
-    first_line: int = 1,
 ) -> list[bytes] | None:
     """The lines ``data[start:end]`` of *spans* (in order, *end* before the terminator), each
-    printed as ``lead [N:] line`` ending in "\\n" (*data*'s first line is number
-    *first_line*); None when a line is longer than *max_columns*."""
+    printed as ``lead [N:] line`` ending in "\\n"; None when a line is longer than
+    *max_columns*."""
     out: list[bytes] = []
     append = out.append
     count = data.count
     size = len(data)
     limit = max_columns or size + 1  # a line's length with its terminator, as the printer counts
-    line_no, counted = first_line, 0
+    line_no, counted = 1, 0
     for start, end in spans:
         stop = end + 1 if end < size else end
         text = data[start:stop]
@@ -55,8 +54,10 @@ def plain_lines(
 
 
 # plain_lines, in two steps, for lines found before the number of lines above them is known
-# (a range of a file split across processes, rgcli/split_file.py). plain_lines stays one loop:
-# it runs once per file of a tree, where the extra list of pairs would cost more than it saves.
+# (a range of a file split across processes, rgcli/split_file.py), which must also count every
+# newline after the last of them. plain_lines stays a loop of its own: it runs once per file
+# of a tree, where that count is wasted (a 7 KB file with one match near its start: 2.7 µs
+# through these two, 0.6 µs through plain_lines), and under -N it counts nothing at all.
 def line_texts(
     data: bytes, spans: Iterable[tuple[int, int]], max_columns: int | None = None
 ) -> tuple[list[tuple[int, bytes]], int] | None:
