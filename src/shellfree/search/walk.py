@@ -719,13 +719,17 @@ class Walker:
         A tuple of tuples of bytes and strings, which the cyclic garbage collector stops
         tracking after its first look; a Haystack per file would keep 50,000 objects of a
         large tree tracked, and making one per walked file costs 0.1 µs."""
-        # Everything _skip reads: the options (globs, hidden), the working directory the
+        # Everything _skip reads: the options (globs, hidden) and the working directory the
         # cwd-rooted matchers strip, the walk path and the rule chain; and whether printed
         # paths drop "./". Rule sets and the configuration come back as the same objects while
         # nothing changed, so the comparison mostly compares identities.
-        key = (prefix, node.checks, self._configuration, strip_dot)
+        # The configuration is compared by identity first: it is shared per distinct value,
+        # and the derived pairs of another configuration (a search_files call runs several)
+        # would otherwise cost a field-by-field WalkOptions comparison per directory.
+        configuration = self._configuration
+        key = (configuration, prefix, node.checks, strip_dot)
         for known, kept in listing.derived:
-            if known == key:
+            if known[0] is configuration and known == key:
                 return kept
         skip = self._skip
         kept = []
