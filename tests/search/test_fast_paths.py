@@ -248,6 +248,30 @@ def test_a_literal_search_that_finds_lines_never_loads_the_regex_module(tmp_path
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.parametrize("args, out", [
+    (["-i", "-n", "needle|noodle"], ["a.txt:1:one N\u00e9 NEEDLE", "b.txt:2:needle \u212a"]),
+    (["-i", "-n", "todo|two"], ["a.txt:2:ToDo two"]),
+])
+def test_a_case_insensitive_alternation_search_never_loads_the_regex_module(tmp_path, args, out):
+    # A folded exact pattern's candidates are its matches, on non-ASCII lines too, and
+    # several folded literals are looked for in bytes.lower() (one is scanned by the regex
+    # module, which is faster at it).
+    import subprocess
+
+    (tmp_path / "a.txt").write_bytes("one N\u00e9 NEEDLE\nToDo two\n".encode())
+    (tmp_path / "b.txt").write_bytes("no\nneedle \u212a\n".encode())
+    code = (
+        "import sys\n"
+        "from shellfree.cli import main\n"
+        f"assert main(['rg', '-j1', '--sort', 'path', *{args!r}]) == 0\n"
+        "assert 'regex' not in sys.modules, 'regex loaded'\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.decode().splitlines() == out
+
+
 def test_a_lazily_compiled_regex_finds_what_the_compiled_one_finds():
     from shellfree.search.pattern import LazyRegex
     from shellfree.search.regex_translate import compile_source

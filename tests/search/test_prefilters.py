@@ -84,15 +84,38 @@ def test_exact_literals_only_for_plain_literal_sets(patterns, options, exact):
         (["\\w+error"], {"case": "insensitive"}, (b"error",)),
         (["unicode"], {"case": "insensitive", "word": True}, (b"unicode",)),
         (["uni?code"], {"case": "insensitive"}, (b"code",)),
+        # An inline (?i): the caseless "_" would be the case-sensitive literal; the longer
+        # folded needle replaces it.
+        (["(?i)disable_passthrough"], {}, (b"able_pa",)),
+        (["(?i)a_b"], {}, (b"a_b",)),
+        (["(?i)a_"], {}, None),  # too short: the "_" stays the literal
+        (["unicode"], {}, None),  # case-sensitive: the literal itself
     ],
 )
 def test_folded_prefilter_needles(patterns, options, needles):
-    prefilter = _compiled(patterns, **options).folded_prefilter
-    if needles is None:
-        assert prefilter is None
-    else:
-        assert prefilter is not None
-        assert sorted(prefilter.pattern[len(b"(?i)"):].split(b"|")) == list(needles)
+    assert _compiled(patterns, **options).folded_prefilter == needles
+
+
+@pytest.mark.parametrize(
+    "patterns, options, exact",
+    [
+        (["unicode"], {"case": "insensitive"}, True),
+        (["(?i)unicode|later"], {}, True),
+        (["(?i)unicode|istanbul"], {}, False),  # the s of istanbul: LONG S's too
+        (["foo.bar"], {"case": "insensitive", "fixed_strings": True}, True),
+        (["(unicode)"], {"case": "insensitive"}, True),
+        (["kelvin"], {"case": "insensitive"}, False),  # the needle leaves out the k
+        (["TODO|FIXME|XXX|HACK"], {"case": "insensitive"}, False),  # HACK: K is KELVIN's too
+        (["(?-i:U)nicode"], {"case": "insensitive"}, False),  # U is case-sensitive there
+        (["unicode"], {"case": "insensitive", "word": True}, False),
+        (["unicode"], {"case": "insensitive", "line": True}, False),
+        (["uni(code)"], {"case": "insensitive"}, False),  # the needle is a piece of it
+        (["foo.bar"], {"case": "insensitive"}, False),  # `.` is not a literal
+        (["unicode"], {}, False),  # case-sensitive: exact_literals' business
+    ],
+)
+def test_folded_exact_only_for_plain_folded_literal_sets(patterns, options, exact):
+    assert _compiled(patterns, **options).folded_exact is exact
 
 
 @pytest.mark.parametrize(
@@ -125,6 +148,23 @@ def test_folded_prefilter_needles(patterns, options, needles):
         ["-i", "-v", "-c", "unicode"],
         ["-i", "-l", "unicode"],
         ["-i", "--crlf", "-n", "unicode$"],
+        # Folded exact patterns: every occurrence in any ASCII case is a match, unconfirmed.
+        ["-i", "-n", "nicode|later"],
+        ["-i", "-n", "nicode|tanbul"],
+        ["-i", "-c", "unicode"],
+        ["-i", "-o", "-n", "unicode"],
+        ["-i", "--column", "-n", "able_pa"],
+        ["-i", "-v", "-n", "istanbul"],
+        ["-i", "-C1", "-n", "fixme"],
+        ["-i", "-n", "-m1", "unicode"],
+        ["-i", "-n", "ıstanbul"],
+        ["-i", "-F", "-n", "ode on"],
+        ["-i", "-n", "--max-columns", "12", "unicode"],
+        # Inline (?i), a case-sensitive run beside it: the folded needle, then the regex.
+        ["-n", "(?i)disable_passthrough"],
+        ["-n", "(?i:disable)_Pass"],
+        ["-n", "(?i)foo.bar|ode on"],
+        ["-n", "(?i)fixme later"],
     ],
 )
 def test_shortcuts_agree_with_rg(tree, reference_rg, args):

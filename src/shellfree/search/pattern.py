@@ -83,9 +83,13 @@ class CompiledPattern(Record):
     # Every occurrence of a required literal is a match (the pattern is a literal or an
     # alternation of literals, case-sensitive, no -w/-x): candidates need no confirmation.
     exact_literals: bool = False
-    # Case-insensitive patterns: a byte regex every match's bytes satisfy (one of the required
-    # strings up to ASCII case), to find candidate lines without decoding the text.
-    folded_prefilter: "Optional[regex.Pattern[bytes]]" = None
+    # Case-insensitive patterns: lowercase ASCII byte strings of which every match's bytes hold
+    # one up to ASCII case, to find candidate lines without decoding the text (the searcher
+    # looks for them in the text's bytes.lower()).
+    folded_prefilter: Optional[tuple] = None
+    # Every occurrence of one of them, in any ASCII case, is a match (the pattern is their
+    # alternation, no -w/-x): candidates need no confirmation.
+    folded_exact: bool = False
     # The pattern compiled by ``re`` when both engines agree on it and ``re`` scans faster
     # (patterns with no literal to search for; see regex_translate._re_source).
     re_regex: "Optional[re.Pattern[str]]" = None
@@ -264,7 +268,8 @@ class LazyRegex:
     """A ``regex`` pattern compiled on first use.
 
     For patterns whose lines are usually found without it: exact literals (found and printed
-    with ``bytes.find`` alone, search/plain_literal.py), patterns ``re`` confirms on ASCII lines
+    with ``bytes.find`` alone, search/plain_literal.py), case-insensitive ones too (found in the
+    text's ``bytes.lower()``, CompiledPattern.folded_exact), patterns ``re`` confirms on ASCII lines
     (:attr:`CompiledPattern.ascii_regex`) or scans for (:attr:`CompiledPattern.re_regex`).
     Such searches need not import the ``regex`` module and compile the pattern: 6-7 ms of a
     90 ms command-line search. None of these patterns can fail to compile (no repetition
@@ -331,7 +336,8 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
         raise _parse_error(joined, S.RegexSyntaxError(err.message, err.span)) from None
     ascii_regex = (re.compile(tr.ascii_source)
                    if tr.ascii_source is not None and tr.short_lines_safe else None)
-    if not tr.slice_source and (tr.exact_literals or ascii_regex is not None or tr.re_source):
+    if not tr.slice_source and (tr.exact_literals or tr.folded_exact or ascii_regex is not None
+                                or tr.re_source):
         # Lines may well be found and confirmed without the regex module (see LazyRegex).
         # Such patterns cannot fail to compile: no repetition bound exceeds 64.
         compiled = LazyRegex(tr.source)
@@ -352,19 +358,12 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
                            tr.text_anchors and not options.multiline,
                            options.multiline and (tr.text_anchors or tr.line_anchors),
                            exact_literals=tr.exact_literals,
-                           folded_prefilter=_folded_prefilter(tr.folded_literals),
+                           folded_prefilter=None if tr.folded_literals is None
+                           else tuple(lit.encode() for lit in tr.folded_literals),
+                           folded_exact=tr.folded_exact,
                            re_regex=re.compile(tr.re_source) if tr.re_source else None,
                            short_lines_safe=tr.short_lines_safe, ascii_regex=ascii_regex,
                            slice_regex=from_start,
                            around_literal=None if tr.literal_split is None
                            else LazyRegex(tr.around_literal_source))
 
-
-def _folded_prefilter(folded: Optional[tuple]) -> "Optional[regex.Pattern[bytes]]":
-    if not folded:
-        return None
-    # The regex module's case-insensitive search of a byte literal is a fast folded scan
-    # (about six times faster than decoding the text and searching it).
-    import regex
-
-    return regex.compile(b"(?i)" + b"|".join(regex.escape(s.encode()) for s in folded))

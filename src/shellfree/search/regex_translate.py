@@ -76,6 +76,9 @@ class Translation(Record):
     # Case-insensitive patterns: lowercase ASCII strings of which every match holds one up to
     # ASCII case (None when unknown or too short to be worth a prefilter).
     folded_literals: Optional[tuple] = None
+    # The pattern is nothing but the alternation of folded_literals: any occurrence of one, in
+    # any ASCII case, is a match (see _folded_literal_set).
+    folded_exact: bool = False
     # The same pattern in Python's ``re`` dialect, when it is simple enough for both engines
     # to agree on every match and for ``re`` (which has no timeout) to be safe from
     # catastrophic backtracking; None otherwise. See _re_source.
@@ -631,6 +634,34 @@ def _folded_required(h) -> Optional[frozenset]:
     return max(candidates, key=lambda r: min(map(len, r)), default=None)
 
 
+def _folded_literal_set(h) -> Optional[frozenset]:
+    """The lowercase ASCII strings of which ``h`` is the alternation under case-insensitive
+    matching, so that every occurrence of one in any ASCII case is a match and nothing else
+    is; None when ``h`` is anything more.
+
+    A character counts when it has no case, or when its whole case orbit is ASCII (``k`` and
+    ``s`` do not: KELVIN SIGN and LONG S); a letter outside (?i) does not, nor ``\r``, which
+    --crlf takes off a line's end.
+    """
+    if isinstance(h, HCap):
+        return _folded_literal_set(h.sub)
+    if isinstance(h, HAlt):
+        return _every_branch(h, _folded_literal_set)
+    text = []
+    for item in h.items if isinstance(h, HConcat) else (h,):
+        if isinstance(item, HLit):
+            if not all(c.isascii() and c.lower() == c.upper() and c != "\r" for c in item.text):
+                return None
+            text.append(item.text)
+        elif isinstance(item, HClass) and item.fold_char is not None and \
+                all(cp < 0x80 for cp in U.orbit(ord(item.fold_char), item.unicode)):
+            text.append(item.fold_char.lower())
+        else:
+            return None
+    joined = "".join(text)
+    return frozenset((joined,)) if joined else None
+
+
 # The largest repetition bound, and the largest product of bounded repetitions' ranges, that a
 # pattern run with no time budget may have (see _bounded_backtracking).
 _RE_MAX_BOUNDED = 64
@@ -882,15 +913,22 @@ def translate(ast, opts: TranslateOptions) -> Translation:
     if (newline or (opts.multiline and (text_anchors or line_anchors))) and looks & _LOOKS_BACK:
         slice_source = "(?-f)" + _Emitter(False, slice_start=True).emit(hir)
     folded = None
-    if required is None:  # -i, or an inline (?i)
-        req = _folded_required(hir)
-        # A two-character needle finds too many candidates to beat one scan of the text.
-        if req and min(map(len, req)) >= 3:
-            folded = tuple(sorted(req))
+    folded_exact = False
+    req = _folded_required(hir)
+    shortest = min(map(len, req)) if req else 0
+    # A two-character needle finds too many candidates to beat one scan of the text. Under
+    # an inline (?i) the case-sensitive literals are the caseless runs between its letters
+    # ("_" of (?i)decrypt_and_get_vault_id, in most lines of Python): a longer folded needle
+    # replaces them.
+    if shortest >= 3 and (required is None or shortest > min(map(len, required))):
+        required = None
+        folded = tuple(sorted(req))
+        folded_exact = _folded_literal_set(hir) == req
     return Translation(hir, not opts.multiline and opts.crlf, newline, required, _nullable_without_looks(hir), text_anchors,
                        line_anchors, slice_source,
                        exact_literals=required is not None and _is_literal_set(hir),
                        folded_literals=folded,
+                       folded_exact=folded_exact,
                        re_source=None if required is not None else _re_source(hir),
                        short_lines_safe=_bounded_backtracking(hir),
                        ascii_source=None if opts.multiline or opts.crlf else _ascii_source(hir),
