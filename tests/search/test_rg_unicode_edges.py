@@ -68,6 +68,18 @@ PREVIEWS = [
      b"2:Holme [... omitted end of long line]\n"),
     (b"xx\nHolmes long line here\n", ["--column", "-M5", "-C1", "\\AHolmes"],
      b"1-xx\n2:[Omitted long matching line]\n"),
+    # The cut is made on the line with its terminator, a cluster of its own: a cut that takes
+    # it in leaves no match after it, not even the empty one at the line's end.
+    (b"ss; H\xe2\x82\x82O\n", ["--column", "-M8", "--max-columns-preview", "\\p{Han}*"],
+     b"1:1:ss; H\xe2\x82\x82O [... 0 more matches]\n"),
+    (b"ss; H\xe2\x82\x82O\n", ["--column", "-M7", "--max-columns-preview", "\\p{Han}*"],
+     b"1:1:ss; H\xe2\x82\x82O [... 1 more match]\n"),
+    (b"abcd\r\n", ["--column", "-M5", "--max-columns-preview", "x*"],
+     b"1:1:abcd\r [... 0 more matches]\n"),
+    (b"abcd\r\n", ["--crlf", "--column", "-M5", "--max-columns-preview", "x*"],
+     b"1:1:abcd [... 0 more matches]\r\n"),
+    (b"abcd\r\n", ["--column", "-M4", "--max-columns-preview", "x*"],
+     b"1:1:abcd [... 2 more matches]\n"),
 ]
 
 

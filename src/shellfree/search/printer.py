@@ -255,12 +255,16 @@ class StandardPrinter:
         # per-match detail: rg words it like a line of a search that tracks none.
         per_match = self._per_match and line.kind == "match" and bool(line.spans)
         if opts.max_columns_preview:
-            cut = self._preview(text)
+            # rg cuts the line with its terminator, which is a grapheme cluster of its own
+            # ("\r\n" one, without --crlf too), and counts the matches after the cut: none
+            # when the cut takes in the terminator. It prints the cut without the terminator.
+            whole_cut = first_graphemes(text, opts.max_columns or 0)
+            cut = self._content(whole_cut)
             if per_match:
                 if window is None:
-                    remaining = sum(1 for s, _ in line.spans if s >= len(cut))
+                    remaining = sum(1 for s, _ in line.spans if s >= len(whole_cut))
                 else:
-                    first, stop = window[0] + len(cut), window[1]
+                    first, stop = window[0] + len(whole_cut), window[1]
                     remaining = sum(1 for s, _ in line.spans if first <= s < stop)
                 noun = b"match" if remaining == 1 else b"matches"
                 return cut + b" [... %d more %s]" % (remaining, noun)
