@@ -55,6 +55,13 @@ def _big() -> None:
         (b"\n\na\nbaax\n\n\x00\n", ["-v", "-m1", "a"]),
         (b"\n\na\nbaax\n\n\x00\n", ["-v", "-m1", "--json", "a"]),
         (b"\n\na\nbaax\n\nb\na\nb\n", ["-v", "-m3", "--json", "a"]),
+        # The read that reaches the end of a file does not know it did: an unterminated last
+        # line waits for the next read, which a stop before it never makes.
+        (b"abc\ndef", ["-v", "-m1", "--json", "zzz"]),
+        (b"abc\ndef\nghi", ["-v", "-m2", "-B1", "--json", "zzz"]),
+        (b"abc\nabc\ndef", ["-v", "-m1", "--json", "def"]),
+        (b"abc\ndef", ["-v", "-m2", "--json", "zzz"]),  # the last line is selected: read
+        (b"abc\ndef\n", ["-v", "-m1", "--json", "zzz"]),
         # The summary printers squash a binary file they read the NUL of: -v -l and -v -q
         # read on, --files-without-match never stops, and a squashed file is "without match"
         # for the exit status while nothing is printed.

@@ -909,8 +909,20 @@ def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whol
     if not config.invert:
         return last.offset + len(last.text)
     buf, end = lines.buf, lines.end
-    stop = end if whole else _fill_of(buf, last.offset).stop
     pos = last.offset + len(last.text)
+    if whole:
+        stop = end
+    else:
+        stop = _fill_of(buf, last.offset).stop
+        if stop == len(buf) and not buf.endswith(b"\n") and not config.after_context:
+            # The read that reached the end of the file does not know it did: its searcher
+            # gets the complete lines, and the unterminated last one waits for the read that
+            # returns nothing, which a stop before it never makes (-v -m1 on walked
+            # "abc\ndef": 4 bytes searched). Pending after-context lines read on: that case
+            # is one of the known differences (README).
+            complete = buf.rfind(b"\n", 0, stop) + 1
+            if complete >= pos:
+                stop = complete
     while pos < stop:
         newline = buf.find(b"\n", pos, stop)
         line_end = stop if newline < 0 else newline
