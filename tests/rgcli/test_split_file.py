@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import shellfree.rgcli.split_file as split_file
+import shellfree.search.tree_cache as tree_cache
 from shellfree.rgcli.run import run
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
@@ -250,7 +251,7 @@ def test_files_with_matches_stops_at_the_first_matching_piece(tmp_path, small_sp
     original = split_file._search_piece
 
     def counting(*args, **kwargs):
-        searched.append(args[-2:])
+        searched.append(args[5:7])  # (start, end)
         return original(*args, **kwargs)
 
     monkeypatch.setattr(split_file, "_search_piece", counting)
@@ -308,3 +309,25 @@ def test_split_search_equals_the_whole_file_search(tmp_path, monkeypatch, small_
     whole = _shellfree([f"-j{workers}", *args, "f.txt"], tmp_path)
     assert small_split[-1] is False  # really read whole
     assert split == whole
+
+
+@pytest.mark.parametrize("nul_at", ["after-piece", "next-fill", "before-match", "none"])
+@pytest.mark.parametrize("piece", [700, 4096])
+def test_files_with_matches_sees_a_nul_in_the_matching_fill_as_rg_does(
+        tmp_path, small_split, monkeypatch, reference_rg, nul_at, piece):
+    # A walked file: rg quits at the fill holding its first NUL, unsearched, so a match in
+    # that fill is not reported, even under -l, which stops reading at the first match; one
+    # in an earlier fill is. The piece search only saw the pieces up to the match: a NUL
+    # after them in the match's fill sends the file to the serial search.
+    monkeypatch.setattr(split_file, "_PIECE_BYTES", piece)
+    monkeypatch.setattr(tree_cache, "HEAD_BYTES", 512)  # walked files go to the pieces too
+    lines = [b"line %06d" % i for i in range(30000)]
+    lines[100] += b" needle"  # bytes 1200-1218
+    at = {"after-piece": 450, "next-fill": 20000, "before-match": 50, "none": None}[nul_at]
+    if at is not None:
+        lines[at] += b" \0"  # line 450: byte 5400, past either piece, in the first 64 KiB
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "big.txt").write_bytes(b"\n".join(lines) + b"\n")
+    for args in (["-l", "needle"], ["-l", "needle", "d"], ["-c", "needle"]):
+        assert _shellfree(args, tmp_path) == _rg(reference_rg, args, tmp_path), args
+    assert small_split[0] is (nul_at in ("next-fill", "none"))  # the first search's outcome

@@ -36,7 +36,14 @@ import sys
 from shellfree.rgcli.parallel import write_all
 from shellfree.search.decode import BOMS
 from shellfree.search.plain_literal import line_texts, print_line_texts
-from shellfree.search.searcher import BINARY_NONE, SearchTimeout, literal_line_spans, search_bytes
+from shellfree.search.searcher import (
+    BINARY_NONE,
+    BINARY_QUIT,
+    FillReads,
+    SearchTimeout,
+    literal_line_spans,
+    search_bytes,
+)
 
 __all__ = ["SPLIT_MIN_BYTES", "search_split", "split_ranges"]
 
@@ -196,24 +203,54 @@ def _search_pieces(command, matcher, config, shown: bytes, fd: int, span: tuple[
     it, its FileResult, its file offset)."""
     lead = _fused_lead(command, config, shown)
     longest = command.standard.options.max_columns if lead is not None else None
+    # -l: the one range is the whole file, searched up to its first match; of a walked file
+    # rg reports that match only if no NUL lies in what it read up to the end of the fill
+    # that searched it (binary "quit" mode; a named file's NULs are converted).
+    fills = (FillReads(span[1]) if config.stop_at_first and config.binary == BINARY_QUIT
+             else None)
     parts: list[tuple] = []
     newlines = 0
     for start, end in _pieces(fd, *span):
-        found, counted = _search_piece(matcher, config, lead, longest, fd, start, end)
+        found, counted = _search_piece(matcher, config, lead, longest, fd, start, end, fills)
         parts.append((newlines, *found))
         newlines += counted
         if config.stop_at_first and len(found) == 2 and found[0].has_match:
+            if fills is not None:
+                _no_nul_in_fill(fd, fills, found[0], start, end)
             break  # -l: the rest cannot change the outcome (one range only, see search_split)
     return parts, newlines
 
 
+def _no_nul_in_fill(fd: int, fills: FillReads, result, start: int, end: int) -> None:
+    """Raise _Unsplittable when rg's fill that searched the first matching line of the
+    piece [start, end) read a NUL after the piece (the piece itself held none): rg quits at
+    that fill, and the serial search says what it prints."""
+    line = result.lines[0] if result.lines else None
+    last_byte = start + line.offset + len(line.text) - 1 if line is not None else end - 1
+    pos = end
+    while True:
+        fill_end = fills.end_of_fill(last_byte)
+        if fill_end is not None and fill_end <= pos:
+            return
+        data = os.pread(fd, _PIECE_BYTES if fill_end is None else fill_end - pos, pos)
+        if not data:
+            return  # the file shrank: nothing more to read
+        if data.find(b"\0") >= 0:
+            raise _Unsplittable("binary data in the matching line's fill")
+        fills.feed(data, pos)
+        pos += len(data)
+
+
 def _search_piece(matcher, config, lead: bytes | None, longest: int | None, fd: int,
-                  start: int, end: int) -> tuple[tuple, int]:
+                  start: int, end: int, fills: FillReads | None = None) -> tuple[tuple, int]:
     """What one piece found (without its count of newlines before it) and its number of
-    newlines. A function of its own so that the piece's bytes are freed on return, before
-    the next piece is read into the same memory (kept one piece longer, a 100 MB range read
-    in 4 MiB pieces of slightly different sizes faulted in fresh pages again: 29 ms, not 7)."""
+    newlines; *fills*, if given, is fed the piece. A function of its own so that the piece's
+    bytes are freed on return, before the next piece is read into the same memory (kept one
+    piece longer, a 100 MB range read in 4 MiB pieces of slightly different sizes faulted in
+    fresh pages again: 29 ms, not 7)."""
     data = _load_range(fd, start, end, config)
+    if fills is not None:
+        fills.feed(data, start)
     if lead is not None:
         try:
             found = line_texts(data, literal_line_spans(data, matcher, config.timeout, longest),
