@@ -534,9 +534,12 @@ class _Lines:
         timeout: float | None,
         crlf: bool = False,
         longest: int | None = None,
+        lowered: bytes | None = None,
     ):
         prepared = _prepare(matcher)
         self.buf = buf
+        # buf.lower(), where the caller made it already (see matching_lines).
+        self.lowered = lowered
         self.end = end
         self.matcher = matcher
         self.crlf = crlf
@@ -659,7 +662,8 @@ class _Lines:
         if self.folded is not None:
             # Case-insensitive: the folded literals, looked for in the text with its ASCII
             # letters lowered (which keeps every byte where it was).
-            return self._by_literals(self.folded, self.folded_offsets, self.buf.lower())
+            lowered = self.lowered if self.lowered is not None else self.buf.lower()
+            return self._by_literals(self.folded, self.folded_offsets, lowered)
         return self._by_scan()
 
     def _by_folded_scan(self, search) -> Iterator[tuple[int, int]]:
@@ -887,6 +891,7 @@ def _search(
     result.matched_lines = result.matches = 0
     if matcher.matches_nothing and not config.invert:
         return None
+    lowered = None  # the stream's bytes.lower(), once made for the folded literals
     if not config.invert:
         prepared = _prepare(matcher)
         literals = prepared.literals
@@ -901,7 +906,7 @@ def _search(
             if not any(LiteralFinder(lit, k).find(lowered, 0, end) >= 0
                        for lit, k in zip(prepared.folded, prepared.folded_offsets)):
                 return None
-    lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
+    lines = _Lines(stream, end, matcher, config.timeout, config.crlf, lowered=lowered)
     _search_lines(lines, config, result)
     return lines
 
