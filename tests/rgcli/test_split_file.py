@@ -331,3 +331,23 @@ def test_files_with_matches_sees_a_nul_in_the_matching_fill_as_rg_does(
     for args in (["-l", "needle"], ["-l", "needle", "d"], ["-c", "needle"]):
         assert _shellfree(args, tmp_path) == _rg(reference_rg, args, tmp_path), args
     assert small_split[0] is (nul_at in ("next-fill", "none"))  # the first search's outcome
+
+
+@pytest.mark.parametrize("args", [["-n", "needle"], ["-n", "-i", "needle"], ["-c", "return"],
+                                  ["-n", "-v", "needle"], ["-l", "needle"], ["-o", "-b", r"n\w+"]],
+                         ids=lambda a: " ".join(a))
+@pytest.mark.parametrize("walked", [False, True], ids=["named", "walked"])
+def test_without_pread_pieces_are_read_with_a_seek(tmp_path, small_split, reference_rg,
+                                                   monkeypatch, args, walked):
+    # Windows has no os.pread: the pieces are read with lseek and read by the one process.
+    def no_pread(*_args):
+        raise AssertionError("os.pread called")
+
+    monkeypatch.setattr(split_file, "_HAS_PREAD", False)
+    monkeypatch.setattr(os, "pread", no_pread, raising=False)
+    monkeypatch.setattr(split_file, "_PIECE_BYTES", 700)
+    monkeypatch.setattr(tree_cache, "HEAD_BYTES", 512)
+    (tmp_path / "big.txt").write_bytes(_content(seed=21))
+    command = ["-j2", *args] + ([] if walked else ["big.txt"])
+    assert _shellfree(command, tmp_path) == _rg(reference_rg, command, tmp_path)
+    assert small_split == [True]  # searched in pieces, not read whole

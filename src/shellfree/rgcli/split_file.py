@@ -22,7 +22,7 @@ Where no worker may be forked (FileTools in a host process), -j1 asks for one th
 needs only the first match, the file is one range, searched in pieces by the calling process
 alone (under -l up to the first piece that matches). So is a large file met in a walk, once
 tree_cache.read_whole has found it large (rgcli/search.py). Windows has no ``pread``: there
-every file is read whole.
+a piece is read with a seek and a read, by the one process (nothing forks there).
 """
 
 from __future__ import annotations
@@ -46,6 +46,8 @@ from shellfree.search.searcher import (
 )
 
 __all__ = ["SPLIT_MIN_BYTES", "search_split", "split_ranges"]
+
+_HAS_PREAD = hasattr(os, "pread")
 
 #: Files of this size or more are searched in pieces (and in ranges by workers where they may
 #: be forked). Below it a file is read whole: a fork and the coordination would cost more than
@@ -108,7 +110,7 @@ def _cut_after(fd: int, at: int, end: int) -> int | None:
     bytes are not a byte-order mark, which the search of a piece starting there would take
     for its encoding; None when there is none within reach."""
     cut = _next_line(fd, at)
-    while cut is not None and cut < end and os.pread(fd, 4, cut).startswith(BOMS):
+    while cut is not None and cut < end and _read_at(fd, 4, cut).startswith(BOMS):
         cut = _next_line(fd, cut)
     return cut
 
@@ -118,7 +120,7 @@ def _next_line(fd: int, at: int) -> int | None:
     bytes ahead (in growing reads: most lines are short, minified ones megabytes long)."""
     offset, step = at, 1 << 16
     while offset - at < _CUT_WINDOW:
-        window = os.pread(fd, min(step, at + _CUT_WINDOW - offset), offset)
+        window = _read_at(fd, min(step, at + _CUT_WINDOW - offset), offset)
         if not window:
             return None
         newline = window.find(b"\n")
@@ -129,14 +131,23 @@ def _next_line(fd: int, at: int) -> int | None:
     return None
 
 
+def _read_at(fd: int, length: int, offset: int) -> bytes:
+    """``os.pread``; where there is none (Windows), a seek and a read, which is the same for
+    the one process that uses the descriptor (search_split forks no worker there)."""
+    if _HAS_PREAD:
+        return os.pread(fd, length, offset)
+    os.lseek(fd, offset, os.SEEK_SET)
+    return os.read(fd, length)
+
+
 def _pread_all(fd: int, start: int, length: int) -> bytes:
-    data = os.pread(fd, length, start)
+    data = _read_at(fd, length, start)
     if len(data) == length:
         return data
     pieces = [data]  # a short read: Linux returns at most ~2 GiB per call
     got = len(data)
     while got < length:
-        piece = os.pread(fd, length - got, start + got)
+        piece = _read_at(fd, length - got, start + got)
         if not piece:
             break  # the file shrank under us; search what is there, as a serial read would
         pieces.append(piece)
@@ -232,7 +243,7 @@ def _no_nul_in_fill(fd: int, fills: FillReads, result, start: int, end: int) -> 
         fill_end = fills.end_of_fill(last_byte)
         if fill_end is not None and fill_end <= pos:
             return
-        data = os.pread(fd, _PIECE_BYTES if fill_end is None else fill_end - pos, pos)
+        data = _read_at(fd, _PIECE_BYTES if fill_end is None else fill_end - pos, pos)
         if not data:
             return  # the file shrank: nothing more to read
         if data.find(b"\0") >= 0:
@@ -357,9 +368,7 @@ def search_split(command, matcher, config, path: str | bytes, shown: bytes, work
     One process reading in pieces still beats reading the file whole: no page faults, and
     memory for one piece instead of the whole file (a host of FileTools searching a 2 GB log
     must not grow by 2 GB)."""
-    if not hasattr(os, "pread"):
-        return None  # Windows: read whole, as any other file
-    if workers > 1 and (sys.platform == "win32" or not hasattr(os, "fork")
+    if workers > 1 and (sys.platform == "win32" or not hasattr(os, "fork") or not _HAS_PREAD
                         or _first_match_only(command, config)):
         workers = 1
     try:
@@ -372,12 +381,12 @@ def search_split(command, matcher, config, path: str | bytes, shown: bytes, work
     if skip_identity is not None and (st.st_dev, st.st_ino) == skip_identity:
         return None
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
     except OSError:
         return None
     try:
         size = os.fstat(fd).st_size
-        if os.pread(fd, 3, 0).startswith(BOMS):
+        if _read_at(fd, 3, 0).startswith(BOMS):
             return None  # the serial search decodes or strips it
         ranges = split_ranges(fd, size, workers) if workers > 1 else [(0, size)]
         if ranges is None:
