@@ -62,6 +62,15 @@ def _big() -> None:
         (b"abc\nabc\ndef", ["-v", "-m1", "--json", "def"]),
         (b"abc\ndef", ["-v", "-m2", "--json", "zzz"]),  # the last line is selected: read
         (b"abc\ndef\n", ["-v", "-m1", "--json", "zzz"]),
+        # -m with after-context: rg reads on for context lines the match's fill lacks, and
+        # counts what it rolled out before the fill that completed them (all, when the file
+        # ends first); matching context lines move the position on too.
+        (b"xa\nb\nc", ["-m1", "-A3", "--json", "a"]),
+        (b"xa\nb\nc", ["-m1", "-A2", "--json", "a"]),
+        (b"xa\nb\nc\n", ["-m1", "-A2", "--json", "a"]),
+        (b"b\nxa\nb\nc\n", ["-m1", "-A2", "--json", "a"]),
+        (b"xa\nya\nb\nc\n", ["-m1", "-A1", "--json", "a"]),
+        (b"q\nw\nxa\nb\nc\nya", ["-m1", "-C1", "--json", "a"]),
         # The summary printers squash a binary file they read the NUL of: -v -l and -v -q
         # read on, --files-without-match never stops, and a squashed file is "without match"
         # for the exit status while nothing is printed.
@@ -175,3 +184,25 @@ def test_context_kept_between_fills(isolated, reference_rg, args):
     data[90000] = 0
     _write("a.txt", bytes(data))
     same(reference_rg, args)
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("args", [["-m1", "-A3"], ["-m2", "-A2", "-B1"], ["-m1", "-C2"]])
+def test_after_context_across_a_fill(isolated, reference_rg, seed, args):
+    # Lines of 6 to 50 bytes; a match (and maybe more after it) in the last lines before a
+    # 64 KiB fill ends, its after-context in the same fill or the next.
+    import random
+
+    rng = random.Random(seed)
+    lines = [b"line %d %s" % (i, b"x" * rng.randrange(40)) for i in range(6000)]
+    starts, pos = [], 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+    target = rng.choice([65536, 131072]) + rng.randrange(-120, 40)
+    at = max(i for i, start in enumerate(starts) if start <= target)
+    for extra in range(rng.randrange(3)):
+        lines[at + rng.randrange(4)] += b" aa"
+    lines[at] += b" aa"
+    _write("a.txt", b"\n".join(lines) + b"\n" * rng.randrange(2))
+    same(reference_rg, [*args, "--json", "aa"])

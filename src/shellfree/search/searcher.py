@@ -979,12 +979,58 @@ def _after_context_cut(config: SearchConfig, result: FileResult) -> bool:
     return False
 
 
+def _after_context_stop(lines: _Lines, config: SearchConfig, result: FileResult,
+                        stop: int) -> int:
+    """Where -m N -A M left rg's search position on a streamed file (*stop*: the end of the
+    last match line printed, the answer when the fill that found the Nth match also held its
+    after-context).
+
+    Otherwise rg rolls that fill out of its buffer and reads on until the after-context is
+    complete, and counts what it rolled out before the fill that completed it; the end of
+    the file when none did. The unterminated last line of a file is a fill of its own (the
+    read that reaches the end does not know it did). Measured against rg 15.1 with -m1 and
+    -A1..3 on files whose match is one, two or three lines from their end, terminated or
+    not, and across a 64 KiB fill.
+    """
+    buf, end = lines.buf, lines.end
+    seen = 0
+    for index, line in enumerate(result.lines):
+        if line is not None and line.kind == "match":
+            seen += 1
+            if seen == config.max_count:
+                break
+    else:
+        return stop
+    if len(result.lines) - index - 1 < config.after_context:
+        return end  # the file ended first: rg read it to its end
+    context = result.lines[index + config.after_context]
+    if context is None:
+        return stop
+    last_byte = context.offset + len(context.text) - 1
+    tail = buf.rfind(b"\n", 0, end) + 1  # where an unterminated last line starts
+    if tail < end and last_byte >= tail:
+        # In the last line's own fill: everything before it was rolled out.
+        return stop if line.offset >= tail else max(stop, tail)
+    # The fills with context options on: the buffer keeps lines across them.
+    visited = _visited(result.lines, config)
+
+    def fill(offset: int) -> _Fill:
+        return _fill_of(buf, offset, config.before_context, visited)
+
+    # The fill that searched the match: the one that read its line's last byte.
+    if last_byte < fill(line.offset + len(line.text) - 1).stop:
+        return stop
+    # Matching lines of the after-context move the position on too.
+    return max(stop, fill(last_byte).consumed)
+
+
 def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whole: bool) -> int:
     """Where rg's search position stood when -m, -l or -q stopped it: its statistics count the
     bytes up to there.
 
     Without -v that is the end of the last match line printed (after-context matches
-    included). Under -v rg looks for the next line the regex matches before it hands the
+    included), unless after-context lines lay past the match's fill
+    (:func:`_after_context_stop`). Under -v rg looks for the next line the regex matches before it hands the
     selected lines before it over, so the position is that line's end, or the end of the
     buffer when there is none in it: of the whole file when it is memory-mapped (*whole*), of
     the fill holding the last selected line otherwise (measured with -v -m1 on walked,
@@ -993,7 +1039,10 @@ def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whol
     matches = [l for l in result.lines if l is not None and l.kind == "match"]
     last = matches[-1]
     if not config.invert:
-        return last.offset + len(last.text)
+        stop = last.offset + len(last.text)
+        if config.after_context and config.max_count is not None and not whole:
+            return _after_context_stop(lines, config, result, stop)
+        return stop
     buf, end = lines.buf, lines.end
     pos = last.offset + len(last.text)
     if whole:
