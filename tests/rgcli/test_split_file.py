@@ -75,7 +75,6 @@ SPLIT_CASES = [
     ["-n", "-x", "x"],
     ["-n", "^return"],
     ["-n", "needle$"],
-    ["-n", r"\Areturn"],
     ["-n", r"\bfoo_\w+"],
     ["-n", "-v", "needle"],
     ["-n", "-v", "-c", "needle"],
@@ -198,9 +197,12 @@ def test_a_line_longer_than_the_cut_window_keeps_the_file_whole(tmp_path, monkey
         (_content(seed=8), ["-n", "-U", "needle\\nreturn"]),
         (_content(seed=8), ["-q", "needle"]),
         (_content(seed=8), ["--json", "needle"]),
+        # \A: rg's printer re-finds it only at its buffer's start, never at a piece's.
+        (_content(seed=8), ["-n", r"\Areturn"]),
+        (_content(seed=8), ["-n", "--column", r"\Areturn|needle"]),
     ],
     ids=["late-nul", "utf8-bom", "utf16-bom", "context", "max-count", "multiline", "quiet",
-         "json"],
+         "json", "text-anchor", "text-anchor-column"],
 )
 def test_what_cannot_be_split_is_searched_serially(tmp_path, small_split, reference_rg,
                                                   content, args):

@@ -82,6 +82,9 @@ def can_split(command, matcher, config, size: int) -> bool:
         and not matcher.multiline
         and not matcher.can_match_newline
         and not getattr(matcher, "whole_text", False)
+        # rg's printer re-finds a matching line's \A only at the start of its buffer: each
+        # piece's first line would have it.
+        and not getattr(matcher, "text_anchors", False)
     )
 
 
