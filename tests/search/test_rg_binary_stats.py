@@ -62,6 +62,13 @@ def _big() -> None:
         (b"abc\nabc\ndef", ["-v", "-m1", "--json", "def"]),
         (b"abc\ndef", ["-v", "-m2", "--json", "zzz"]),  # the last line is selected: read
         (b"abc\ndef\n", ["-v", "-m1", "--json", "zzz"]),
+        # The fill that searched a line is the one that read its end: "b\n" after a 3-byte
+        # first read "a\nb" is in the second fill.
+        (b"a\nb\nc\nd\n", ["-v", "-m2", "--json", "zz"]),
+        (b"a\nb\nzz\nd\n", ["-v", "-m2", "--json", "zz"]),
+        # \A or \z: line by line, the position is the end of the last selected line.
+        (b"a\nb\nc\nd\n", ["-v", "-m2", "--json", "zz\\z"]),
+        (b"a\nzz\nc\nd\n", ["-v", "-m2", "--crlf", "--json", "\\Azz"]),
         # -m with after-context: rg reads on for context lines the match's fill lacks, and
         # counts what it rolled out before the fill that completed them (all, when the file
         # ends first); matching context lines move the position on too.
@@ -206,3 +213,19 @@ def test_after_context_across_a_fill(isolated, reference_rg, seed, args):
     lines[at] += b" aa"
     _write("a.txt", b"\n".join(lines) + b"\n" * rng.randrange(2))
     same(reference_rg, [*args, "--json", "aa"])
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("pattern", ["zzz", "\\Azzz", "line 1"])
+def test_inverted_max_count_across_a_fill(isolated, reference_rg, seed, pattern):
+    # -v -m N whose Nth selected line ends around the end of the first 64 KiB fill.
+    import random
+
+    rng = random.Random(seed)
+    lines = [b"line %d %s" % (i, b"x" * rng.randrange(30)) for i in range(8000)]
+    end, count = 0, 0
+    while end < 65536 + rng.randrange(-200, 100):
+        end += len(lines[count]) + 1
+        count += 1
+    _write("a.txt", b"\n".join(lines) + b"\n")
+    same(reference_rg, ["-v", "-m", str(count + rng.randrange(-1, 3)), "--json", pattern])

@@ -1030,11 +1030,12 @@ def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whol
 
     Without -v that is the end of the last match line printed (after-context matches
     included), unless after-context lines lay past the match's fill
-    (:func:`_after_context_stop`). Under -v rg looks for the next line the regex matches before it hands the
-    selected lines before it over, so the position is that line's end, or the end of the
-    buffer when there is none in it: of the whole file when it is memory-mapped (*whole*), of
-    the fill holding the last selected line otherwise (measured with -v -m1 on walked,
-    streamed and mapped files).
+    (:func:`_after_context_stop`). Under -v rg looks for the next line the regex matches
+    before it hands the selected lines before it over, so the position is that line's end, or
+    the end of the buffer when there is none in it: of the whole file when it is
+    memory-mapped (*whole*), of the fill holding the last selected line otherwise (measured
+    with -v -m1 on walked, streamed and mapped files); with \\A or \\z in the pattern rg
+    searches line by line, and the position is the end of the last selected line.
     """
     matches = [l for l in result.lines if l is not None and l.kind == "match"]
     last = matches[-1]
@@ -1045,10 +1046,13 @@ def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whol
         return stop
     buf, end = lines.buf, lines.end
     pos = last.offset + len(last.text)
+    if lines.text_anchors:
+        return pos  # \A or \z: rg searches line by line and stops after the last one selected
     if whole:
         stop = end
     else:
-        stop = _fill_of(buf, last.offset).stop
+        # The fill that searched the last selected line: the one that read its last byte.
+        stop = _fill_of(buf, pos - 1).stop
         if stop == len(buf) and not buf.endswith(b"\n") and not config.after_context:
             # The read that reached the end of the file does not know it did: its searcher
             # gets the complete lines, and the unterminated last one waits for the read that
