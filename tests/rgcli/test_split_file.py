@@ -92,6 +92,14 @@ SPLIT_CASES = [
     ["-n", "-F", "a.b"],
     ["-N", "needle"],
     ["-n", "-a", "needle"],
+    # Context: one range, each piece searched with the context lines around it, the lines
+    # merged before they are printed.
+    ["-n", "-C2", "needle"],
+    ["-n", "-A1", "return"],
+    ["-n", "-B3", "-v", "needle"],
+    ["-C1", "--column", "TODO|needle"],
+    ["-n", "-A2", "-B1", "x"],
+    ["-n", "--no-context-separator", "-C1", "needle"],
     # -l: one range, searched in pieces up to the first that matches.
     ["-l", "needle"],
     ["-l", "zzz_absent"],
@@ -192,7 +200,7 @@ def test_a_line_longer_than_the_cut_window_keeps_the_file_whole(tmp_path, monkey
         (b"\xef\xbb\xbf" + _content(seed=7), ["-n", "needle"]),
         ("needle\n".encode("utf-16") * 500, ["-n", "needle"]),
         # Output that ties lines together.
-        (_content(seed=8), ["-n", "-C1", "needle"]),
+        (_content(seed=8), ["-n", "-C1", "--json", "needle"]),
         (_content(seed=8), ["-n", "-m", "3", "needle"]),
         (_content(seed=8), ["-n", "-U", "needle\\nreturn"]),
         (_content(seed=8), ["-q", "needle"]),
@@ -201,7 +209,8 @@ def test_a_line_longer_than_the_cut_window_keeps_the_file_whole(tmp_path, monkey
         (_content(seed=8), ["-n", r"\Areturn"]),
         (_content(seed=8), ["-n", "--column", r"\Areturn|needle"]),
     ],
-    ids=["late-nul", "utf8-bom", "utf16-bom", "context", "max-count", "multiline", "quiet",
+    ids=["late-nul", "utf8-bom", "utf16-bom", "context-json", "max-count",
+         "multiline", "quiet",
          "json", "text-anchor", "text-anchor-column"],
 )
 def test_what_cannot_be_split_is_searched_serially(tmp_path, small_split, reference_rg,
@@ -294,7 +303,8 @@ _LINE_PARTS = [b"needle", b"Needle", b"return", b"x", b"na\xc3\xafve", b"\xff\x8
     args=st.sampled_from([["-n", "needle"], ["-n", "-i", "needle"], ["-n", "TODO|x"],
                           ["-n", "-w", "x"], ["-c", "needle"], ["-n", "--column", "e"],
                           ["-N", "return"], ["-n", "-o", r"\w+"], ["-n", "-v", "x"],
-                          ["-l", "needle"], ["-l", "zzz"]]),
+                          ["-l", "needle"], ["-l", "zzz"], ["-n", "-C1", "needle"],
+                          ["-n", "-A2", "-B1", "x"], ["-n", "-B2", "-v", "x"]]),
 )
 def test_split_search_equals_the_whole_file_search(tmp_path, monkeypatch, small_split, lines,
                                                    final_newline, piece, workers, args):

@@ -39,7 +39,9 @@ from shellfree.search.plain_literal import line_texts, print_line_texts
 from shellfree.search.searcher import (
     BINARY_NONE,
     BINARY_QUIT,
+    FileResult,
     FillReads,
+    Line,
     SearchTimeout,
     literal_line_spans,
     search_bytes,
@@ -75,8 +77,7 @@ def can_split(command, matcher, config, size: int) -> bool:
         size >= SPLIT_MIN_BYTES
         and (command.mode in _SPLIT_MODES or first_match)
         and not (command.standard is not None and command.standard.options.heading)
-        and not config.before_context
-        and not config.after_context
+        and (not (config.before_context or config.after_context) or _with_context(command))
         and config.max_count is None
         and (not config.stop_at_first or first_match)
         and not matcher.multiline
@@ -86,6 +87,12 @@ def can_split(command, matcher, config, size: int) -> bool:
         # piece's first line would have it.
         and not getattr(matcher, "text_anchors", False)
     )
+
+
+def _with_context(command) -> bool:
+    """Whether context lines can be searched in pieces: one range, in order, whose pieces'
+    lines are merged before they are printed (_search_context_pieces)."""
+    return command.mode == "standard" and command.standard is not None and command.json is None
 
 
 def _first_match_only(command, config) -> bool:
@@ -312,11 +319,118 @@ def _search_and_render(command, matcher, config, shown: bytes, fd: int, span: tu
     """One range, from its bytes to what it contributes; *base_in* gives the number of lines
     before it (a callable for the first range, a pipe for the others) and *base_out* takes
     the number before the next one. None when a previous range failed."""
+    if config.before_context or config.after_context:
+        return _render_context(command, shown, _search_context_pieces(matcher, config, fd, span))
     parts, newlines = _search_pieces(command, matcher, config, shown, fd, span)
     base = _pass_base(base_in, base_out, newlines)
     if base is None:
         return None
     return _render(command, config, shown, parts, base)
+
+
+def _search_context_pieces(matcher, config, fd: int, span: tuple[int, int]) -> FileResult:
+    """A whole file searched with context options, a piece at a time: each piece is searched
+    with the before-context lines that end the previous piece in front of it and the
+    after-context lines that start the next one behind it, so every selected line of the
+    piece has all its context; the lines the searches report are merged by offset (a line
+    reported twice is the same line, of the same kind) and the "--" breaks put back where
+    the merged lines leave gaps. Only printed lines are kept, never the file."""
+    before, after = config.before_context, config.after_context
+    size = span[1]
+    merged: dict[int, Line] = {}
+    prefix = b""  # the last `before` lines before the piece
+    newlines = 0  # lines before the piece
+    for start, end in _pieces(fd, *span):
+        data = _load_range(fd, start, end, config)
+        count = data.count(b"\n")
+        # Most pieces select no line, or none near their ends: searched alone, with no copy.
+        result = _search_context_stream(matcher, config, data)
+        origin, first = start, newlines
+        if _needs_neighbours(result, count + (not data.endswith(b"\n")), before, after):
+            if prefix.startswith(BOMS):
+                # A before-context line that would start the stream with a byte-order mark,
+                # which the search would take for the encoding of it all.
+                raise _Unsplittable("a byte-order mark starts the context before a piece")
+            stream = prefix + data + _lines_after(fd, end, size, after, config)
+            result = _search_context_stream(matcher, config, stream)
+            origin, first = start - len(prefix), newlines - prefix.count(b"\n")
+        for line in result.lines:
+            if line is None:
+                continue
+            line.offset += origin
+            line.number += first
+            known = merged.get(line.offset)
+            if known is None or line.kind == "match":
+                merged[line.offset] = line
+        newlines += count
+        tail = _last_lines(data, before)
+        # A piece of fewer lines than the before-context keeps some of the previous prefix.
+        prefix = tail if tail is not data else _last_lines(prefix + data, before)
+    result = FileResult()
+    previous = None
+    for offset in sorted(merged):
+        line = merged[offset]
+        if previous is not None and line.number != previous.number + 1:
+            result.lines.append(None)
+        result.lines.append(line)
+        previous = line
+    selected = [line for line in result.lines if line is not None and line.kind == "match"]
+    result.matched_lines = len(selected)
+    result.matches = sum(len(line.spans) or 1 for line in selected)
+    return result
+
+
+def _search_context_stream(matcher, config, stream: bytes) -> FileResult:
+    try:
+        result = search_bytes(stream, matcher, config)
+    except (TimeoutError, SearchTimeout):
+        raise _Unsplittable("regex timeout") from None
+    if result.binary_offset is not None or result.binary_after is not None:
+        raise _Unsplittable("binary data")
+    return result
+
+
+def _needs_neighbours(result: FileResult, lines: int, before: int, after: int) -> bool:
+    """Whether a piece of *lines* lines, searched alone, selected a line whose context
+    reaches past it: within *before* lines of its start or *after* lines of its end."""
+    numbers = [line.number for line in result.lines if line is not None and line.kind == "match"]
+    return bool(numbers) and (numbers[0] <= before or numbers[-1] > lines - after)
+
+
+def _last_lines(data: bytes, count: int) -> bytes:
+    """The last *count* lines of *data*, which ends with a newline (or is empty)."""
+    at = len(data) - 1
+    for _ in range(count):
+        at = data.rfind(b"\n", 0, at)
+        if at < 0:
+            return data
+    return data[at + 1:] if count else b""
+
+
+def _lines_after(fd: int, at: int, size: int, count: int, config) -> bytes:
+    """The *count* lines that start at byte *at* (fewer at the end of the file); raises
+    _Unsplittable when they are longer than _CUT_WINDOW."""
+    if not count or at >= size:
+        return b""
+    window = _read_at(fd, min(_CUT_WINDOW, size - at), at)
+    stop = -1
+    for _ in range(count):
+        stop = window.find(b"\n", stop + 1)
+        if stop < 0:
+            if at + len(window) >= size:
+                break  # the file ends first
+            raise _Unsplittable("context lines longer than the cut window")
+    data = window if stop < 0 else window[: stop + 1]
+    if config.binary != BINARY_NONE and data.find(b"\0") >= 0:
+        raise _Unsplittable("binary data")
+    return data
+
+
+def _render_context(command, shown: bytes, result: FileResult) -> tuple:
+    printer = command.standard
+    chunk = printer.print_file(shown, result)
+    return (result.has_match and printer.last_matched, chunk, result.matched_lines,
+            result.matches)
 
 
 def _pass_base(base_in, base_out: int | None, newlines: int) -> int | None:
@@ -372,7 +486,8 @@ def search_split(command, matcher, config, path: str | bytes, shown: bytes, work
     memory for one piece instead of the whole file (a host of FileTools searching a 2 GB log
     must not grow by 2 GB)."""
     if workers > 1 and (sys.platform == "win32" or not hasattr(os, "fork") or not _HAS_PREAD
-                        or _first_match_only(command, config)):
+                        or _first_match_only(command, config)
+                        or config.before_context or config.after_context):
         workers = 1
     try:
         # stat before open: opening a FIFO would block.
