@@ -20,7 +20,8 @@ exact output for it.
 
 Where no worker may be forked (FileTools in a host process), -j1 asks for one thread or -l
 needs only the first match, the file is one range, searched in pieces by the calling process
-alone (under -l up to the first piece that matches). So is a large file met in a walk, once
+alone (under -l up to the first piece that matches). So is a file searched with context
+options, whose pieces' lines are merged before they are printed (_search_context_pieces). So is a large file met in a walk, once
 tree_cache.read_whole has found it large (rgcli/search.py). Windows has no ``pread``: there
 a piece is read with a seek and a read, by the one process (nothing forks there).
 """
