@@ -100,6 +100,12 @@ SPLIT_CASES = [
     ["-C1", "--column", "TODO|needle"],
     ["-n", "-A2", "-B1", "x"],
     ["-n", "--no-context-separator", "-C1", "needle"],
+    # -m: one range, searched in pieces up to the piece that completes the count.
+    ["-n", "-m", "3", "needle"],
+    ["-c", "-m", "5", "return"],
+    ["-n", "-v", "-m", "4", "needle"],
+    ["--count-matches", "-m", "2", "x"],
+    ["-m", "1", "-o", r"n\w+"],
     # -l: one range, searched in pieces up to the first that matches.
     ["-l", "needle"],
     ["-l", "zzz_absent"],
@@ -201,7 +207,8 @@ def test_a_line_longer_than_the_cut_window_keeps_the_file_whole(tmp_path, monkey
         ("needle\n".encode("utf-16") * 500, ["-n", "needle"]),
         # Output that ties lines together.
         (_content(seed=8), ["-n", "-C1", "--json", "needle"]),
-        (_content(seed=8), ["-n", "-m", "3", "needle"]),
+        (_content(seed=8), ["-n", "-m", "3", "-A1", "needle"]),
+        (_content(seed=8), ["-m", "3", "--json", "needle"]),
         (_content(seed=8), ["-n", "-U", "needle\\nreturn"]),
         (_content(seed=8), ["-q", "needle"]),
         (_content(seed=8), ["--json", "needle"]),
@@ -209,7 +216,8 @@ def test_a_line_longer_than_the_cut_window_keeps_the_file_whole(tmp_path, monkey
         (_content(seed=8), ["-n", r"\Areturn"]),
         (_content(seed=8), ["-n", "--column", r"\Areturn|needle"]),
     ],
-    ids=["late-nul", "utf8-bom", "utf16-bom", "context-json", "max-count",
+    ids=["late-nul", "utf8-bom", "utf16-bom", "context-json", "max-count-context",
+         "max-count-json",
          "multiline", "quiet",
          "json", "text-anchor", "text-anchor-column"],
 )
@@ -304,7 +312,8 @@ _LINE_PARTS = [b"needle", b"Needle", b"return", b"x", b"na\xc3\xafve", b"\xff\x8
                           ["-n", "-w", "x"], ["-c", "needle"], ["-n", "--column", "e"],
                           ["-N", "return"], ["-n", "-o", r"\w+"], ["-n", "-v", "x"],
                           ["-l", "needle"], ["-l", "zzz"], ["-n", "-C1", "needle"],
-                          ["-n", "-A2", "-B1", "x"], ["-n", "-B2", "-v", "x"]]),
+                          ["-n", "-A2", "-B1", "x"], ["-n", "-B2", "-v", "x"],
+                          ["-n", "-m", "2", "x"], ["-c", "-m", "3", "needle"]]),
 )
 def test_split_search_equals_the_whole_file_search(tmp_path, monkeypatch, small_split, lines,
                                                    final_newline, piece, workers, args):
@@ -340,7 +349,10 @@ def test_files_with_matches_sees_a_nul_in_the_matching_fill_as_rg_does(
         lines[at] += b" \0"  # line 450: byte 5400, past either piece, in the first 64 KiB
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "big.txt").write_bytes(b"\n".join(lines) + b"\n")
-    for args in (["-l", "needle"], ["-l", "needle", "d"], ["-c", "needle"]):
+    # A named file's NUL is converted, but in the fill of the last -m line it still makes
+    # rg print its binary notice in place of a match.
+    for args in (["-l", "needle"], ["-l", "needle", "d"], ["-c", "needle"], ["-m1", "needle"],
+                 ["-n", "-m1", "needle", "d"], ["-n", "-m1", "needle", "d/big.txt"]):
         assert _shellfree(args, tmp_path) == _rg(reference_rg, args, tmp_path), args
     assert small_split[0] is (nul_at in ("next-fill", "none"))  # the first search's outcome
 

@@ -20,8 +20,9 @@ exact output for it.
 
 Where no worker may be forked (FileTools in a host process), -j1 asks for one thread or -l
 needs only the first match, the file is one range, searched in pieces by the calling process
-alone (under -l up to the first piece that matches). So is a file searched with context
-options, whose pieces' lines are merged before they are printed (_search_context_pieces). So is a large file met in a walk, once
+alone (under -l up to the first piece that matches, under -m up to the one that completes
+the count). So is a file searched with context options, whose pieces' lines are merged
+before they are printed (_search_context_pieces). So is a large file met in a walk, once
 tree_cache.read_whole has found it large (rgcli/search.py). Windows has no ``pread``: there
 a piece is read with a seek and a read, by the one process (nothing forks there).
 """
@@ -34,12 +35,12 @@ import stat
 import struct
 import sys
 
+from shellfree._record import replace
 from shellfree.rgcli.parallel import write_all
 from shellfree.search.decode import BOMS
 from shellfree.search.plain_literal import line_texts, print_line_texts
 from shellfree.search.searcher import (
     BINARY_NONE,
-    BINARY_QUIT,
     FileResult,
     FillReads,
     Line,
@@ -79,7 +80,8 @@ def can_split(command, matcher, config, size: int) -> bool:
         and (command.mode in _SPLIT_MODES or first_match)
         and not (command.standard is not None and command.standard.options.heading)
         and (not (config.before_context or config.after_context) or _with_context(command))
-        and config.max_count is None
+        and (config.max_count is None
+             or not (config.before_context or config.after_context or command.json))
         and (not config.stop_at_first or first_match)
         and not matcher.multiline
         and not matcher.can_match_newline
@@ -225,29 +227,37 @@ def _search_pieces(command, matcher, config, shown: bytes, fd: int, span: tuple[
     it, its FileResult, its file offset)."""
     lead = _fused_lead(command, config, shown)
     longest = command.standard.options.max_columns if lead is not None else None
-    # -l: the one range is the whole file, searched up to its first match; of a walked file
-    # rg reports that match only if no NUL lies in what it read up to the end of the fill
-    # that searched it (binary "quit" mode; a named file's NULs are converted).
-    fills = (FillReads(span[1]) if config.stop_at_first and config.binary == BINARY_QUIT
-             else None)
+    # -l and -m: the one range is the whole file, searched up to its first match or its -m
+    # lines. rg reads on to the end of the fill that searched the last of them, and a NUL
+    # there changes what it prints (a walked file quits at that fill; a named one prints
+    # the binary notice in place of a match): the serial search then says what.
+    limited = config.stop_at_first or config.max_count is not None
+    fills = FillReads(span[1]) if limited and config.binary != BINARY_NONE else None
+    remaining = config.max_count
     parts: list[tuple] = []
     newlines = 0
     for start, end in _pieces(fd, *span):
-        found, counted = _search_piece(matcher, config, lead, longest, fd, start, end, fills)
+        piece_config = config if remaining is None else replace(config, max_count=remaining)
+        found, counted = _search_piece(matcher, piece_config, lead, longest, fd, start, end,
+                                       fills)
         parts.append((newlines, *found))
         newlines += counted
-        if config.stop_at_first and len(found) == 2 and found[0].has_match:
-            if fills is not None:
-                _no_nul_in_fill(fd, fills, found[0], start, end)
-            break  # -l: the rest cannot change the outcome (one range only, see search_split)
+        if len(found) == 2 and found[0].has_match:
+            if remaining is not None:
+                remaining -= found[0].matched_lines
+            if config.stop_at_first or remaining == 0:
+                if fills is not None:
+                    _no_nul_in_fill(fd, fills, found[0], start, end)
+                break  # the rest cannot change the outcome (one range, see search_split)
     return parts, newlines
 
 
 def _no_nul_in_fill(fd: int, fills: FillReads, result, start: int, end: int) -> None:
-    """Raise _Unsplittable when rg's fill that searched the first matching line of the
-    piece [start, end) read a NUL after the piece (the piece itself held none): rg quits at
-    that fill, and the serial search says what it prints."""
-    line = result.lines[0] if result.lines else None
+    """Raise _Unsplittable when rg's fill that searched the last line the piece [start, end)
+    selected read a NUL after the piece (the piece itself held none): rg quits at that
+    fill, and the serial search says what it prints."""
+    selected = [line for line in result.lines if line is not None and line.kind == "match"]
+    line = selected[-1] if selected else None
     last_byte = start + line.offset + len(line.text) - 1 if line is not None else end - 1
     pos = end
     while True:
@@ -487,7 +497,7 @@ def search_split(command, matcher, config, path: str | bytes, shown: bytes, work
     memory for one piece instead of the whole file (a host of FileTools searching a 2 GB log
     must not grow by 2 GB)."""
     if workers > 1 and (sys.platform == "win32" or not hasattr(os, "fork") or not _HAS_PREAD
-                        or _first_match_only(command, config)
+                        or _first_match_only(command, config) or config.max_count is not None
                         or config.before_context or config.after_context):
         workers = 1
     try:
