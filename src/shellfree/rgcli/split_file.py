@@ -254,8 +254,9 @@ def _search_pieces(command, matcher, config, shown: bytes, fd: int, span: tuple[
 
 def _no_nul_in_fill(fd: int, fills: FillReads, result, start: int, end: int) -> None:
     """Raise _Unsplittable when rg's fill that searched the last line the piece [start, end)
-    selected read a NUL after the piece (the piece itself held none): rg quits at that
-    fill, and the serial search says what it prints."""
+    selected read a NUL after the piece (the piece itself held none): rg quits at that fill
+    (a walked file) or prints its binary notice (a named one), and the serial search says
+    what it prints."""
     selected = [line for line in result.lines if line is not None and line.kind == "match"]
     line = selected[-1] if selected else None
     last_byte = start + line.offset + len(line.text) - 1 if line is not None else end - 1
