@@ -106,6 +106,9 @@ SPLIT_CASES = [
     ["-n", "-v", "-m", "4", "needle"],
     ["--count-matches", "-m", "2", "x"],
     ["-m", "1", "-o", r"n\w+"],
+    # -q: the same, printing nothing.
+    ["-q", "needle"],
+    ["-q", "zzz_absent"],
     # -l: one range, searched in pieces up to the first that matches.
     ["-l", "needle"],
     ["-l", "zzz_absent"],
@@ -210,7 +213,6 @@ def test_a_line_longer_than_the_cut_window_keeps_the_file_whole(tmp_path, monkey
         (_content(seed=8), ["-n", "-m", "3", "-A1", "needle"]),
         (_content(seed=8), ["-m", "3", "--json", "needle"]),
         (_content(seed=8), ["-n", "-U", "needle\\nreturn"]),
-        (_content(seed=8), ["-q", "needle"]),
         (_content(seed=8), ["--json", "needle"]),
         # \A: rg's printer re-finds it only at its buffer's start, never at a piece's.
         (_content(seed=8), ["-n", r"\Areturn"]),
@@ -218,7 +220,7 @@ def test_a_line_longer_than_the_cut_window_keeps_the_file_whole(tmp_path, monkey
     ],
     ids=["late-nul", "utf8-bom", "utf16-bom", "context-json", "max-count-context",
          "max-count-json",
-         "multiline", "quiet",
+         "multiline",
          "json", "text-anchor", "text-anchor-column"],
 )
 def test_what_cannot_be_split_is_searched_serially(tmp_path, small_split, reference_rg,
@@ -351,7 +353,8 @@ def test_files_with_matches_sees_a_nul_in_the_matching_fill_as_rg_does(
     (tmp_path / "d" / "big.txt").write_bytes(b"\n".join(lines) + b"\n")
     # A named file's NUL is converted, but in the fill of the last -m line it still makes
     # rg print its binary notice in place of a match.
-    for args in (["-l", "needle"], ["-l", "needle", "d"], ["-c", "needle"], ["-m1", "needle"],
+    for args in (["-l", "needle"], ["-l", "needle", "d"], ["-q", "needle"], ["-c", "needle"],
+                 ["-m1", "needle"],
                  ["-n", "-m1", "needle", "d"], ["-n", "-m1", "needle", "d/big.txt"]):
         assert _shellfree(args, tmp_path) == _rg(reference_rg, args, tmp_path), args
     assert small_split[0] is (nul_at in ("next-fill", "none"))  # the first search's outcome

@@ -99,11 +99,10 @@ def _with_context(command) -> bool:
 
 
 def _first_match_only(command, config) -> bool:
-    """Whether only a file's first matching line matters (-l): its pieces are searched in
+    """Whether only a file's first matching line matters (-l, -q): its pieces are searched in
     order, by one process, and the search stops at the first that matches, as rg stops
-    reading (-q is left out: it prints nothing, and the whole-file search says so)."""
-    return (config.stop_at_first and command.mode == "files_with_matches"
-            and not command.args.quiet)
+    reading (-q prints nothing; only whether it matched decides the exit status)."""
+    return config.stop_at_first and (command.mode == "files_with_matches" or command.args.quiet)
 
 
 def split_ranges(fd: int, size: int, parts: int) -> list[tuple[int, int]] | None:
