@@ -970,13 +970,19 @@ def _after_context_cut(config: SearchConfig, result: FileResult) -> bool:
     (in quit mode only the end of the searched fills can cut it)."""
     if not config.after_context or config.max_count is None:
         return False
+    index = _last_counted(config, result)
+    return index is not None and len(result.lines) - index - 1 < config.after_context
+
+
+def _last_counted(config: SearchConfig, result: FileResult) -> int | None:
+    """The index in ``result.lines`` of the match line -m stopped at (its max_count-th)."""
     seen = 0
     for index, line in enumerate(result.lines):
         if line is not None and line.kind == "match":
             seen += 1
             if seen == config.max_count:
-                return len(result.lines) - index - 1 < config.after_context
-    return False
+                return index
+    return None
 
 
 def _after_context_stop(lines: _Lines, config: SearchConfig, result: FileResult,
@@ -993,16 +999,12 @@ def _after_context_stop(lines: _Lines, config: SearchConfig, result: FileResult,
     not, and across a 64 KiB fill.
     """
     buf, end = lines.buf, lines.end
-    seen = 0
-    for index, line in enumerate(result.lines):
-        if line is not None and line.kind == "match":
-            seen += 1
-            if seen == config.max_count:
-                break
-    else:
+    index = _last_counted(config, result)
+    if index is None:
         return stop
     if len(result.lines) - index - 1 < config.after_context:
         return end  # the file ended first: rg read it to its end
+    line = result.lines[index]
     context = result.lines[index + config.after_context]
     if context is None:
         return stop
