@@ -79,9 +79,8 @@ def can_split(command, matcher, config, size: int) -> bool:
         size >= SPLIT_MIN_BYTES
         and (command.mode in _SPLIT_MODES or first_match)
         and not (command.standard is not None and command.standard.options.heading)
-        and (not (config.before_context or config.after_context) or _with_context(command))
-        and (config.max_count is None
-             or not (config.before_context or config.after_context or command.json))
+        and (not (config.before_context or config.after_context)
+             or (command.mode == "standard" and config.max_count is None))
         and (not config.stop_at_first or first_match)
         and not matcher.multiline
         and not matcher.can_match_newline
@@ -90,12 +89,6 @@ def can_split(command, matcher, config, size: int) -> bool:
         # piece's first line would have it.
         and not getattr(matcher, "text_anchors", False)
     )
-
-
-def _with_context(command) -> bool:
-    """Whether context lines can be searched in pieces: one range, in order, whose pieces'
-    lines are merged before they are printed (_search_context_pieces)."""
-    return command.mode == "standard" and command.standard is not None and command.json is None
 
 
 def _first_match_only(command, config) -> bool:
@@ -203,13 +196,19 @@ def _pieces(fd: int, start: int, end: int):
     yield start, end
 
 
+def _search_or_give_up(matcher, config, data: bytes) -> FileResult:
+    """search_bytes, or _Unsplittable when it runs out of time (the serial search reports
+    the timeout in rg's words)."""
+    try:
+        return search_bytes(data, matcher, config)
+    except (TimeoutError, SearchTimeout):
+        raise _Unsplittable("regex timeout") from None
+
+
 def _search_general(matcher, config, data: bytes) -> tuple:
     """The general search of a piece: its result, and the number of newlines in the piece
     (the search counted them up to its last line; only the rest is counted here)."""
-    try:
-        result = search_bytes(data, matcher, config)
-    except (TimeoutError, SearchTimeout):
-        raise _Unsplittable("regex timeout") from None
+    result = _search_or_give_up(matcher, config, data)
     if result.lines:
         last = result.lines[-1]
         return result, last.number - 1 + data.count(b"\n", last.offset)
@@ -340,12 +339,15 @@ def _search_and_render(command, matcher, config, shown: bytes, fd: int, span: tu
 
 
 def _search_context_pieces(matcher, config, fd: int, span: tuple[int, int]) -> FileResult:
-    """A whole file searched with context options, a piece at a time: each piece is searched
-    with the before-context lines that end the previous piece in front of it and the
-    after-context lines that start the next one behind it, so every selected line of the
-    piece has all its context; the lines the searches report are merged by offset (a line
-    reported twice is the same line, of the same kind) and the "--" breaks put back where
-    the merged lines leave gaps. Only printed lines are kept, never the file."""
+    """A whole file searched with context options, a piece at a time. Each piece is searched
+    alone; when it selects a line within the before-context of its start or the
+    after-context of its end, the lines around that end are searched again with the lines
+    of the neighbouring piece (the before-context lines that end the previous piece, the
+    after-context lines that start the next one), so every selected line has all its
+    context. A search reports nothing that is not in the file's output, so the lines are
+    merged by offset (a line reported twice is the same line, of the same kind) and the
+    "--" breaks put back where the merged lines leave gaps. Only printed lines are kept,
+    never the file."""
     before, after = config.before_context, config.after_context
     size = span[1]
     merged: dict[int, Line] = {}
@@ -353,26 +355,26 @@ def _search_context_pieces(matcher, config, fd: int, span: tuple[int, int]) -> F
     newlines = 0  # lines before the piece
     for start, end in _pieces(fd, *span):
         data = _load_range(fd, start, end, config)
-        count = data.count(b"\n")
-        # Most pieces select no line, or none near their ends: searched alone, with no copy.
-        result = _search_context_stream(matcher, config, data)
-        origin, first = start, newlines
-        if _needs_neighbours(result, count + (not data.endswith(b"\n")), before, after):
+        result, count = _search_general(matcher, config, data)
+        near_start, near_end = _near_ends(result, count + (not data.endswith(b"\n")),
+                                          before, after)
+        _merge(merged, result, start, newlines)  # renumbers the result's lines
+        if near_start and prefix:
             if prefix.startswith(BOMS):
                 # A before-context line that would start the stream with a byte-order mark,
                 # which the search would take for the encoding of it all.
                 raise _Unsplittable("a byte-order mark starts the context before a piece")
-            stream = prefix + data + _lines_after(fd, end, size, after, config)
-            result = _search_context_stream(matcher, config, stream)
-            origin, first = start - len(prefix), newlines - prefix.count(b"\n")
-        for line in result.lines:
-            if line is None:
-                continue
-            line.offset += origin
-            line.number += first
-            known = merged.get(line.offset)
-            if known is None or line.kind == "match":
-                merged[line.offset] = line
+            head = data[: _first_lines_end(data, before)]
+            _merge(merged, _search_or_give_up(matcher, config, prefix + head),
+                   start - len(prefix), newlines - prefix.count(b"\n"))
+        if near_end:
+            # No NUL is in the lines after (checked) nor in the piece, so no search here
+            # reports binary data.
+            suffix = _lines_after(fd, end, size, after, config)
+            if suffix:
+                tail = _last_lines(data, after)
+                _merge(merged, _search_or_give_up(matcher, config, tail + suffix),
+                       end - len(tail), newlines + count - tail.count(b"\n"))
         newlines += count
         tail = _last_lines(data, before)
         # A piece of fewer lines than the before-context keeps some of the previous prefix.
@@ -391,21 +393,36 @@ def _search_context_pieces(matcher, config, fd: int, span: tuple[int, int]) -> F
     return result
 
 
-def _search_context_stream(matcher, config, stream: bytes) -> FileResult:
-    try:
-        result = search_bytes(stream, matcher, config)
-    except (TimeoutError, SearchTimeout):
-        raise _Unsplittable("regex timeout") from None
-    if result.binary_offset is not None or result.binary_after is not None:
-        raise _Unsplittable("binary data")
-    return result
+def _merge(merged: dict, result: FileResult, origin: int, first: int) -> None:
+    """Add the lines of a search of the bytes from file offset *origin*, which lie after
+    *first* lines, to *merged* (file offset -> line)."""
+    for line in result.lines:
+        if line is None:
+            continue
+        line.offset += origin
+        line.number += first
+        if line.kind == "match" or line.offset not in merged:
+            merged[line.offset] = line
 
 
-def _needs_neighbours(result: FileResult, lines: int, before: int, after: int) -> bool:
+def _near_ends(result: FileResult, lines: int, before: int, after: int) -> tuple[bool, bool]:
     """Whether a piece of *lines* lines, searched alone, selected a line whose context
-    reaches past it: within *before* lines of its start or *after* lines of its end."""
+    reaches past its start (within *before* lines of it) and past its end (within *after*
+    lines of it)."""
     numbers = [line.number for line in result.lines if line is not None and line.kind == "match"]
-    return bool(numbers) and (numbers[0] <= before or numbers[-1] > lines - after)
+    if not numbers:
+        return False, False
+    return numbers[0] <= before, numbers[-1] > lines - after
+
+
+def _first_lines_end(data: bytes, count: int) -> int:
+    """Where the first *count* lines of *data* end (all of it when it has fewer)."""
+    at = -1
+    for _ in range(count):
+        at = data.find(b"\n", at + 1)
+        if at < 0:
+            return len(data)
+    return at + 1
 
 
 def _last_lines(data: bytes, count: int) -> bytes:
@@ -423,14 +440,19 @@ def _lines_after(fd: int, at: int, size: int, count: int, config) -> bytes:
     _Unsplittable when they are longer than _CUT_WINDOW."""
     if not count or at >= size:
         return b""
-    window = _read_at(fd, min(_CUT_WINDOW, size - at), at)
-    stop = -1
-    for _ in range(count):
-        stop = window.find(b"\n", stop + 1)
-        if stop < 0:
-            if at + len(window) >= size:
-                break  # the file ends first
+    step = 1 << 16  # growing reads, as _next_line's: most lines are short
+    while True:
+        window = _read_at(fd, min(step, _CUT_WINDOW, size - at), at)
+        stop = -1
+        for _ in range(count):
+            stop = window.find(b"\n", stop + 1)
+            if stop < 0:
+                break
+        if stop >= 0 or at + len(window) >= size:
+            break  # all the lines, or the file ends first
+        if len(window) >= _CUT_WINDOW:
             raise _Unsplittable("context lines longer than the cut window")
+        step *= 4
     data = window if stop < 0 else window[: stop + 1]
     if config.binary != BINARY_NONE and data.find(b"\0") >= 0:
         raise _Unsplittable("binary data")
