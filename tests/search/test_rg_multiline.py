@@ -95,6 +95,21 @@ CASES = {
         {"a.txt": b"xab\nbaba\n ba\na\nzz\n"},
         ["-U", "-v", "--json", "-m1", "a|b\\n", "a.txt"],
     ),
+    # -o's column counts from the start of the block the match is in (matches on consecutive
+    # lines form one block), not from the start of the match's own line.
+    "only-matching-column-block": (
+        {"a.txt": b"ab\ncd\nd\n\nd\n"},
+        ["-U", "-o", "--column", "-n", "b\\n|d", "a.txt"],
+    ),
+    "only-matching-column-empty-start": (
+        {"a.txt": b"x\t\n\n\t\n"},
+        ["-U", "-o", "--column", "-x", "-b", "a{0}|\\s{1}", "a.txt"],
+    ),
+    # -o cuts each line of a multi-line match at its terminator, "\r\n" under --crlf.
+    "only-matching-crlf-pieces": (
+        {"a.txt": b"ab\r\ncd\r\n\r\nef\r\n"},
+        ["-U", "-o", "--crlf", "--column", "b\\r\\ncd\\r\\n\\r\\ne|\\r\\n", "a.txt"],
+    ),
     # --column prints each line of a block with the terminator rg adds.
     "crlf-column": ({"a.txt": b"c\naxa\n\ncab\n"}, ["-U", "--crlf", "--column", "a|b\\n", "a.txt"]),
     # -M with a preview: each line of a block counts only its own matches after the cut

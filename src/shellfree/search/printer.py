@@ -286,8 +286,15 @@ class StandardPrinter:
             first = line.number + text.count(b"\n", 0, start)
             pieces = text[start:end].split(b"\n")
             spans_lines = len(pieces) > 1
-            # rg gives every piece the match's own column and byte offset.
-            column = (start - (text.rfind(b"\n", 0, start) + 1) + 1) if opts.column else None
+            if opts.crlf and spans_lines:
+                # rg cuts each line of the match at the line's terminator, which --crlf makes
+                # "\r\n": `rg -U -o --crlf 'b\r\nc'` prints b and c, and a bare "\r\n" nothing.
+                pieces = [p[:-1] if p.endswith(b"\r") else p for p in pieces[:-1]] + pieces[-1:]
+            # rg gives every piece the match's own byte offset, and a column counted from the
+            # start of the block it was handed, not of the match's line: under -U the matches
+            # on consecutive lines form one block, so `rg -U -o --column 'b\n|d'` on
+            # "ab\ncd\n" prints d at column 5.
+            column = start + 1 if opts.column else None
             for number, piece in enumerate(pieces, first):
                 if spans_lines and not piece:
                     # A match spanning lines prints its non-empty line pieces (rg prints
