@@ -242,6 +242,27 @@ class TestErrors:
         assert out[2] == 2
 
 
+# Under -v rg's printer re-finds a context line's matches in the line alone (its own
+# haystack), not in the buffer around it as for a matching line: \A holds at its start and no
+# byte before it is looked at (content-parity seed 4000429).
+CONTEXT_ALONE = {
+    "text-start": (b"a\n*star\nb\n", ["-C1", "-v", "--json", "(?-m)^\\*"]),
+    "text-start-only-matching": (b"a\n*star\nb\n", ["-C1", "-v", "-o", "\\A\\*"]),
+    "text-start-column": (b"a\n*star\nb\n", ["-C1", "-v", "-n", "--column", "\\A\\*"]),
+    "no-look-behind": (b"x\n\xb6 \nb\n", ["-C1", "-v", "--json", "\\b{start-half} "]),
+    "no-look-behind-only-matching": (b"x\n\xb6 \nb\n", ["-C1", "-v", "-o", "\\B "]),
+    "multiline-text-start": (b"a\nxr\nb\nc\n", ["-U", "-C1", "-v", "--json", "\\Ab|r$"]),
+    "multiline-no-look-ahead": (b"a\nxr\nb\nc\n", ["-U", "-C1", "-v", "--json", "r\\nb"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONTEXT_ALONE))
+def test_inverted_context_line_is_its_own_haystack(isolated, reference_rg, name):
+    data, args = CONTEXT_ALONE[name]
+    (isolated / "f.txt").write_bytes(data)
+    same(reference_rg, [*args, "f.txt"])
+
+
 @pytest.mark.parametrize("pattern", ["a{4294967295}", "a{4294967295}b", "(?:a{4294967295})?x"])
 def test_a_pattern_too_large_to_compile_is_reported_as_rg_does(isolated, reference_rg, pattern):
     (isolated / "f.txt").write_bytes(b"aaa\nx\n")

@@ -266,7 +266,9 @@ class _MultiLine:
         if self._binary_stop(start, end):
             return False
         # Under -v the context lines are the ones the regex matches: -o and --column use them.
-        spans = self._refind(start, end) if self.config.invert and self.config.submatches else ()
+        # rg hands each to its printer as a haystack of its own (see _refind).
+        spans = (self._refind(start, end, alone=True)
+                 if self.config.invert and self.config.submatches else ())
         line = Line("context", self._number_at(start), start, self.buf[start:end], spans)
         self.result.lines.append(line)
         self.last_visited = end
@@ -328,12 +330,18 @@ class _MultiLine:
         stop = end - len(term) if self.buf.endswith(term, start, end) else end
         return self.lines.line_matches(start, stop)
 
-    def _refind(self, start: int, end: int) -> tuple[tuple[int, int], ...]:
-        """Byte spans, relative to *start*, of the matches rg's printer finds in [start, end)."""
+    def _refind(self, start: int, end: int, alone: bool = False) -> tuple[tuple[int, int], ...]:
+        """Byte spans, relative to *start*, of the matches rg's printer finds in [start, end):
+        in the buffer around it, or with *alone* in those bytes only, as rg re-finds the
+        matches of a context line under -v (``\\A`` holds at its start, and ``r\\nb`` is not
+        found in a line ``xr`` followed by ``b``)."""
         buf = self.buf
-        # One character of look-behind (a block starts after a newline), and \A then fails.
-        lead = start - 1 if start > 0 else start
-        cap = min(self.end, end + _LOOK_AHEAD)
+        if alone:
+            lead, cap = start, end
+        else:
+            # One character of look-behind (a block starts after a newline), and \A then fails.
+            lead = start - 1 if start > 0 else start
+            cap = min(self.end, end + _LOOK_AHEAD)
         text = to_text(buf[lead:cap])
         head = len(to_text(buf[lead:start]))  # in characters; start - lead in bytes
         found = []

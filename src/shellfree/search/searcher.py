@@ -621,19 +621,26 @@ class _Lines:
             at = text.find(literal, at + 1)
         return None
 
-    def line_spans(self, ls: int, le: int) -> tuple[tuple[int, int], ...]:
+    def line_spans(self, ls: int, le: int, alone: bool = False) -> tuple[tuple[int, int], ...]:
         """Byte spans (relative to ``ls``) of the matches in one line, as rg's printer finds them.
 
         rg's printer re-finds a matching line's matches in the buffer from the line's start to
         its end, terminator trimmed (with ``--crlf`` the ``\\r`` too): ``\\A`` then holds only
         on the first line, so ``rg -o '\\AHolmes'`` finds nothing on line 2 and prints the whole
         line, which the printer reproduces from an empty span list.
+
+        A context line under -v is handed to the printer *alone*, as its own haystack: ``\\A``
+        holds at its start and nothing before it is looked at (``rg -v -C1 --json '\\A\\*'``
+        reports the ``*`` of a context line ``*star``).
         """
         buf = self.buf
         stop = le
         if self.crlf and le > ls and buf[le - 1 : le] == b"\r":
             stop = le - 1
-        lead = 1 if (ls > 0 and self.text_anchors) else self._stray_lead(ls)
+        if alone:
+            lead = 0
+        else:
+            lead = 1 if (ls > 0 and self.text_anchors) else self._stray_lead(ls)
         text = to_text(buf[ls - lead : stop])
         # rg reports no empty match at the very end of a file whose last line is unterminated.
         at_eof = le == self.end and (self.end == 0 or buf[self.end - 1 : self.end] != b"\n")
@@ -1136,7 +1143,7 @@ def _emit(lines: _Lines, selected, config, result) -> None:
         if spans is None:
             spans = ()
             if config.submatches and (kind == "match") != config.invert:
-                spans = lines.line_spans(ls, le)
+                spans = lines.line_spans(ls, le, alone=kind == "context")
         stop = le + 1 if le < end else le
         result.lines.append(Line(kind, number_at(ls), ls, buf[ls:stop], spans))
         last_printed_end = le + 1
