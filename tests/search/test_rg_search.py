@@ -263,6 +263,30 @@ def test_inverted_context_line_is_its_own_haystack(isolated, reference_rg, name)
     same(reference_rg, [*args, "f.txt"])
 
 
+# rg's printer re-finds a matching line's matches in the line buffer it was found in, so \A
+# holds on a line at the buffer's start: line 2 after a first line of at most 3 bytes (rg's
+# first read is 3 bytes), and a line the first 64 KiB fill left incomplete. Not in a
+# memory-mapped file (named on the command line), which is one buffer (content-parity seed
+# 3003004).
+LINES_11 = b"".join(b"line %05d\n" % i for i in range(7000))  # line 5958 crosses 64 KiB
+BUFFER_START = {
+    "walked-short-first-line": ({"f.txt": b"a\nlin\nlin\n"}, ["-n", "--column", "\\Alin"]),
+    "walked-empty-first-lines": ({"f.txt": b"\n\nlin\nlin\n"}, ["--json", "\\Alin"]),
+    "walked-long-first-line": ({"f.txt": b"abcd\nlin\nlin\n"}, ["-o", "-b", "\\Alin"]),
+    "mapped-short-first-line": ({"f.txt": b"a\nlin\nlin\n"}, ["-n", "--column", "\\Alin", "f.txt"]),
+    "walked-fill-boundary": ({"f.txt": LINES_11}, ["-n", "--column", "\\Aline 0595"]),
+    "walked-fill-boundary-count": ({"f.txt": LINES_11}, ["--count-matches", "\\Aline|7$"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUFFER_START))
+def test_text_start_holds_at_a_line_buffer_start(isolated, reference_rg, name):
+    files, args = BUFFER_START[name]
+    for path, data in files.items():
+        (isolated / path).write_bytes(data)
+    same(reference_rg, args)
+
+
 @pytest.mark.parametrize("pattern", ["a{4294967295}", "a{4294967295}b", "(?:a{4294967295})?x"])
 def test_a_pattern_too_large_to_compile_is_reported_as_rg_does(isolated, reference_rg, pattern):
     (isolated / "f.txt").write_bytes(b"aaa\nx\n")

@@ -559,6 +559,9 @@ class _Lines:
         # A candidate line longer than this (terminator included) is not confirmed (see
         # literal_line_spans); rg's --max-columns 0 is no limit.
         self.longest = longest or end + 1
+        # Offsets where rg's line buffer starts (see _buffer_starts), for \A patterns whose
+        # matches the printer re-finds; empty otherwise.
+        self.buffer_starts: frozenset[int] = frozenset()
 
     @property
     def search(self):
@@ -631,13 +634,14 @@ class _Lines:
 
         A context line under -v is handed to the printer *alone*, as its own haystack: ``\\A``
         holds at its start and nothing before it is looked at (``rg -v -C1 --json '\\A\\*'``
-        reports the ``*`` of a context line ``*star``).
+        reports the ``*`` of a context line ``*star``). So does a line at the start of rg's
+        line buffer (:attr:`buffer_starts`), which is the start of the buffer it is found in.
         """
         buf = self.buf
         stop = le
         if self.crlf and le > ls and buf[le - 1 : le] == b"\r":
             stop = le - 1
-        if alone:
+        if alone or ls in self.buffer_starts:
             lead = 0
         else:
             lead = 1 if (ls > 0 and self.text_anchors) else self._stray_lead(ls)
@@ -914,8 +918,42 @@ def _search(
                        for lit, k in zip(prepared.folded, prepared.folded_offsets)):
                 return None
     lines = _Lines(stream, end, matcher, config.timeout, config.crlf, lowered=lowered)
+    if (lines.text_anchors and config.submatches and not config.mmap
+            and not config.before_context and not config.after_context):
+        lines.buffer_starts = _buffer_starts(stream)
     _search_lines(lines, config, result)
     return lines
+
+
+def _buffer_starts(stream: bytes) -> frozenset[int]:
+    """The offsets at which rg's line buffer starts, for a file read in fills (not
+    memory-mapped) with no context options: 0, and after each fill the start of the line it
+    left incomplete, which the roll moves to the buffer's front (the fills of
+    :func:`_fill_of`). rg's printer re-finds a matching line's matches in that buffer, so
+    ``\\A`` holds on such a line: walked, ``rg --column '\\Alin'`` gives ``a\\nlin\\n``'s
+    second line a column (the first read is 3 bytes), and a line across 64 KiB too."""
+    size = len(stream)
+    starts = {0}
+    capacity = _FILL
+    pos = kept = 0
+    first = True
+    while pos < size:
+        while True:
+            free = capacity - (pos - kept)
+            if free <= 0:
+                capacity *= 3
+                continue
+            read_end = min(size, pos + (min(_BOM_SNIFF, free) if first else free))
+            first = False
+            newline = stream.rfind(b"\n", pos, read_end)
+            pos = read_end
+            if newline >= 0 or pos >= size:
+                break
+        if newline < 0:
+            break
+        kept = newline + 1
+        starts.add(kept)
+    return frozenset(starts)
 
 
 def _handover_positions(lines: list, config: SearchConfig) -> list[int | None]:
