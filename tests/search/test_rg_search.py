@@ -287,6 +287,29 @@ def test_text_start_holds_at_a_line_buffer_start(isolated, reference_rg, name):
     same(reference_rg, args)
 
 
+# Past -m's limit rg prints a trailing-context line the regex matches as a match, except when
+# the pattern holds \A or \z: then none is, whichever alternative would match (content-parity
+# seed 5000542); and, searching line by line, it counts the after-context lines it walked as
+# searched (the JSON cases' bytes_searched).
+PAST_LIMIT = {
+    "text-end": (b"x\nax\nbx", ["-n", "-m1", "-A2", "x\\z"]),
+    "text-start-alternative": (b"x\nax\nbx\n", ["-n", "-m1", "-A2", "\\Az|x"]),
+    "text-start-json": (b"line 1\nline 2\nline 3\n", ["--json", "-o", "-m1", "-A2", "\\Aline"]),
+    "text-start-count": (b"x\nax\nbx\n", ["--count-matches", "-m1", "-A2", "\\Az|x"]),
+    "inverted": (b"x\nax\nbx\n", ["-n", "-v", "-m1", "-A2", "\\Ab|a"]),
+    "no-anchor": (b"x\r\nax\r\nbx\r\n", ["-n", "--crlf", "-m1", "-A2", "x$"]),
+    "searched-after-context": (b"line 1\nfoo\nbar\nbaz\n", ["--json", "-m1", "-A2", "\\Aline"]),
+    "searched-after-context-alternative": (b"a\nline 1\nfoo\nline\n", ["--json", "-m1", "-A1", "z\\z|\\Aline"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PAST_LIMIT))
+def test_text_anchors_never_match_past_the_limit(isolated, reference_rg, name):
+    data, args = PAST_LIMIT[name]
+    (isolated / "f.txt").write_bytes(data)
+    same(reference_rg, [*args, "f.txt"])
+
+
 @pytest.mark.parametrize("pattern", ["a{4294967295}", "a{4294967295}b", "(?:a{4294967295})?x"])
 def test_a_pattern_too_large_to_compile_is_reported_as_rg_does(isolated, reference_rg, pattern):
     (isolated / "f.txt").write_bytes(b"aaa\nx\n")

@@ -604,6 +604,13 @@ class _Lines:
                 return found
         return self.search(text, lead, timeout=self._timeout_for(len(text))) is not None
 
+    def matches_past_limit(self, ls: int, le: int) -> bool:
+        """Whether rg counts a trailing-context line past -m's limit as a regex match. With
+        ``\\A`` or ``\\z`` in the pattern it never does, whatever the other alternatives:
+        ``rg -m1 -A2 '\\Az|x'`` on "x", "ax", "bx" prints the last two as context, and under
+        -v as matches (measured, walked and named files)."""
+        return not self.text_anchors and self.line_matches(ls, le)
+
     def _around_literal(self, text: str) -> bool | None:
         """Whether a long line matches, decided at the first occurrences of the pattern's
         literal (CompiledPattern.around_literal); None, for the search from the line's start
@@ -1088,6 +1095,11 @@ def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whol
     last = matches[-1]
     if not config.invert:
         stop = last.offset + len(last.text)
+        if lines.text_anchors and config.after_context:
+            # \A or \z: rg searches line by line, and the after-context lines it walked
+            # count (`rg --json -m1 -A2 '\Aline'` on "line 1\nfoo\nbar\n": 15 bytes).
+            printed = [line for line in result.lines if line is not None][-1]
+            return printed.offset + len(printed.text)
         if config.after_context and config.max_count is not None and not whole:
             return _after_context_stop(lines, config, result, stop)
         return stop
@@ -1230,7 +1242,7 @@ def _emit(lines: _Lines, selected, config, result) -> None:
             # lines (under -v: lines the regex does not match); they are printed as matches and
             # counted (-c, --count-matches; the JSON printer counts its own lines).
             if next_selected is None and config.max_count is not None:
-                if lines.line_matches(*span) != config.invert:
+                if lines.matches_past_limit(*span) != config.invert:
                     kind = "match"
                 elif config.invert and not config.mmap and span[1] == end:
                     # Measured, not derived: when rg 15.1 streams a file, an unterminated last
