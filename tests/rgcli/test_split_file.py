@@ -189,6 +189,18 @@ def test_no_piece_starts_with_a_byte_order_mark(tmp_path, small_split, reference
     assert small_split == [True]
 
 
+def test_context_lines_that_start_with_a_byte_order_mark(tmp_path, small_split, reference_rg,
+                                                          monkeypatch):
+    # A piece's last line starting with BOM bytes (plain bytes mid-file) must not start the
+    # search of the lines around the piece's end, which would strip or decode them (found by
+    # the split hypothesis test: "\xef\xbb\xbf needle" printed as " needle").
+    monkeypatch.setattr(split_file, "_PIECE_BYTES", 8)
+    data = b"\n" * 5 + b"\xef\xbb\xbf needle" + b"\n" * 2
+    (tmp_path / "f.txt").write_bytes(data)
+    command = ["-n", "-C1", "needle", "f.txt"]
+    assert _shellfree(command, tmp_path) == _rg(reference_rg, command, tmp_path)
+
+
 def test_a_line_longer_than_the_cut_window_keeps_the_file_whole(tmp_path, monkeypatch):
     monkeypatch.setattr(split_file, "_CUT_WINDOW", 64)
     path = tmp_path / "f"

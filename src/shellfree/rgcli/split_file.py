@@ -373,6 +373,9 @@ def _search_context_pieces(matcher, config, fd: int, span: tuple[int, int]) -> F
             suffix = _lines_after(fd, end, size, after, config)
             if suffix:
                 tail = _last_lines(data, after)
+                if tail.startswith(BOMS):
+                    # As for the prefix above: the search would take it for the encoding.
+                    raise _Unsplittable("a byte-order mark starts the lines that end a piece")
                 _merge(merged, _search_or_give_up(matcher, config, tail + suffix),
                        end - len(tail), newlines + count - tail.count(b"\n"))
         newlines += count
