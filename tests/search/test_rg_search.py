@@ -310,6 +310,25 @@ def test_text_anchors_never_match_past_the_limit(isolated, reference_rg, name):
     same(reference_rg, [*args, "f.txt"])
 
 
+# -m N -A M on a memory-mapped file (named): where rg's search position stood, which --json
+# reports as bytes_searched (content-parity seeds 4001868, 4003134, 5000687 were this class).
+MAPPED_AFTER_CONTEXT = {
+    "fewer-lines-than-asked": (b"b\nx\nabcdef\nabcdef\nx\nab\n", ["-m2", "-A3"]),
+    "fewer-lines-with-before": (b"xa\n\nb\n", ["-m1", "-A3", "-B1"]),
+    "inverted-context-ends": (b"a\na\nx\na\n", ["-v", "-m1", "-A1"]),
+    "inverted-selected-after": (b"a\nx\na\nx\na\n", ["-v", "-m1", "-A2"]),
+    "inverted-run-end": (b"a\na\na\nx\nx\na\n", ["-v", "-m1", "-A3"]),
+    "inverted-selected-in-run": (b"\n\nxa\nxa\nxa\nxa\n", ["-v", "-m1", "-A3"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MAPPED_AFTER_CONTEXT))
+def test_max_count_after_context_bytes_searched_mapped(isolated, reference_rg, name):
+    data, args = MAPPED_AFTER_CONTEXT[name]
+    (isolated / "f.txt").write_bytes(data)
+    same(reference_rg, ["--json", *args, "x", "f.txt"])
+
+
 @pytest.mark.parametrize("pattern", ["a{4294967295}", "a{4294967295}b", "(?:a{4294967295})?x"])
 def test_a_pattern_too_large_to_compile_is_reported_as_rg_does(isolated, reference_rg, pattern):
     (isolated / "f.txt").write_bytes(b"aaa\nx\n")

@@ -1078,6 +1078,35 @@ def _after_context_stop(lines: _Lines, config: SearchConfig, result: FileResult,
     return max(stop, fill(last_byte).consumed)
 
 
+def _whole_after_context_stop(lines: _Lines, config: SearchConfig, result: FileResult) -> int:
+    """Where -m N -A M left rg's search position in a file searched as one buffer
+    (memory-mapped). After the Nth selected line rg walks the after-context lines, moving
+    the position to the end of each selected line among them (a match; under -v a line the
+    regex does not match), and to the end of the buffer when the file ends before M of them.
+    With none selected the position is where the Nth left it: its end, or under -v the end
+    of the line the regex matches that ended the run of selected lines holding it (the end
+    of the buffer when there is none). Checked against rg 15.1 on 300 generated files (-m
+    1-3, -A 1-3, some with -B1, with and without -v)."""
+    buf, end = lines.buf, lines.end
+    index = _last_counted(config, result)
+    assert index is not None
+    after = [line for line in result.lines[index + 1 :] if line is not None]
+    if len(after) < config.after_context:
+        return end
+    selected = [line for line in after if line.kind == "match"]
+    last = selected[-1] if selected else result.lines[index]
+    pos = last.offset + len(last.text)
+    if selected or not config.invert:
+        return pos
+    while pos < end:
+        newline = buf.find(b"\n", pos, end)
+        line_end = end if newline < 0 else newline
+        if lines.line_matches(pos, line_end):
+            return min(line_end + 1, end)
+        pos = line_end + 1
+    return end
+
+
 def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whole: bool) -> int:
     """Where rg's search position stood when -m, -l or -q stopped it: its statistics count the
     bytes up to there.
@@ -1100,13 +1129,17 @@ def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whol
             # count (`rg --json -m1 -A2 '\Aline'` on "line 1\nfoo\nbar\n": 15 bytes).
             printed = [line for line in result.lines if line is not None][-1]
             return printed.offset + len(printed.text)
-        if config.after_context and config.max_count is not None and not whole:
+        if config.after_context and config.max_count is not None:
+            if whole:
+                return _whole_after_context_stop(lines, config, result)
             return _after_context_stop(lines, config, result, stop)
         return stop
     buf, end = lines.buf, lines.end
     pos = last.offset + len(last.text)
     if lines.text_anchors:
         return pos  # \A or \z: rg searches line by line and stops after the last one selected
+    if whole and config.after_context and config.max_count is not None:
+        return _whole_after_context_stop(lines, config, result)
     if whole:
         stop = end
     else:
