@@ -329,6 +329,29 @@ def test_max_count_after_context_bytes_searched_mapped(isolated, reference_rg, n
     same(reference_rg, ["--json", *args, "x", "f.txt"])
 
 
+# -v -m N -A M on a file read in fills (walked): once N lines are selected rg stops looking
+# for lines the regex matches, so the rest of the fill reads as selected, and the fills
+# decide which lines print (the first read is 3 bytes: a first line of 1 or 2 bytes is a fill
+# of its own).
+LINES_MIXED = b"".join(b"%s\n" % (b"x", b"ab", b"xa", b"b", b"", b"abcdef" * 7)[i * 7 % 6]
+                       for i in range(12000))
+WALKED_INVERTED = {
+    "next-fill-selected": (b"a\nx\na\nx\na\n", ["-n", "-v", "-m1", "-A1"]),
+    "next-fill-json": (b"a\na\na\na\n", ["--json", "-v", "-m1", "-A1"]),
+    "unterminated": (b"\nxyzxyz\nxyzxyz", ["--json", "-v", "-m2", "-A2"]),
+    "before-context-breaks": (b"b\nxa\nb\nx\nx\nxa\n\nb\n", ["-n", "-v", "-m1", "-A3", "-B1"]),
+    "several-fills": (LINES_MIXED, ["-n", "-v", "-m3000", "-A2", "-B1"]),
+    "several-fills-json": (LINES_MIXED, ["--json", "-v", "-m5000", "-A1"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WALKED_INVERTED))
+def test_inverted_max_count_after_context_walked(isolated, reference_rg, name):
+    data, args = WALKED_INVERTED[name]
+    (isolated / "f.txt").write_bytes(data)
+    same(reference_rg, [*args, "x"])
+
+
 @pytest.mark.parametrize("pattern", ["a{4294967295}", "a{4294967295}b", "(?:a{4294967295})?x"])
 def test_a_pattern_too_large_to_compile_is_reported_as_rg_does(isolated, reference_rg, pattern):
     (isolated / "f.txt").write_bytes(b"aaa\nx\n")

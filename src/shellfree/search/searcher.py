@@ -188,6 +188,26 @@ class _Fill(Record):
     stop: int  # end of the last complete line that fill searches
 
 
+def _fill_reads(stream: bytes, capacity: int, pos: int, kept: int, first: bool) -> tuple:
+    """The reads of one fill of rg's line buffer, which holds ``stream[kept:pos]`` in
+    *capacity* bytes: each reads what the free space allows (the very first read only the
+    decoder's 3-byte BOM sniff), a full buffer grows to three times its size, and the fill
+    reads on until its new bytes hold a newline or the stream ends. Returns (capacity, where
+    the reads ended, the last newline they read or -1)."""
+    size = len(stream)
+    while True:
+        free = capacity - (pos - kept)
+        if free <= 0:
+            capacity *= 3
+            continue
+        read_end = min(size, pos + (min(_BOM_SNIFF, free) if first else free))
+        first = False
+        newline = stream.rfind(b"\n", pos, read_end)
+        pos = read_end
+        if newline >= 0 or pos >= size:
+            return capacity, pos, newline
+
+
 def _fill_of(
     stream: bytes,
     offset: int,
@@ -222,19 +242,9 @@ def _fill_of(
     visited_end = 0
     while pos < size:
         fill_start = line_start
-        holds_offset = False
-        while True:
-            free = capacity - (pos - kept)
-            if free <= 0:
-                capacity *= 3
-                continue
-            read_end = min(size, pos + (min(_BOM_SNIFF, free) if first else free))
-            first = False
-            holds_offset = holds_offset or offset < read_end
-            newline = stream.rfind(b"\n", pos, read_end)
-            pos = read_end
-            if newline >= 0 or pos >= size:
-                break
+        capacity, pos, newline = _fill_reads(stream, capacity, pos, kept, first)
+        first = False
+        holds_offset = offset < pos  # the fills before this one ended at or before it
         if newline >= 0:
             line_start = newline + 1
         if holds_offset:
@@ -878,6 +888,10 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
             result.binary_after = refill.start
         else:
             result.bytes_searched = refill.consumed
+    if (config.invert and config.max_count is not None and config.after_context
+            and not config.mmap and nul < 0 and not lines.text_anchors):
+        result.bytes_searched = _replay_inverted(lines, config, result)
+        return result
     stopped = _stopped_early(config, result)
     if stopped:
         result.bytes_searched = _stop_position(lines, config, result, config.mmap)
@@ -945,17 +959,8 @@ def _buffer_starts(stream: bytes) -> frozenset[int]:
     pos = kept = 0
     first = True
     while pos < size:
-        while True:
-            free = capacity - (pos - kept)
-            if free <= 0:
-                capacity *= 3
-                continue
-            read_end = min(size, pos + (min(_BOM_SNIFF, free) if first else free))
-            first = False
-            newline = stream.rfind(b"\n", pos, read_end)
-            pos = read_end
-            if newline >= 0 or pos >= size:
-                break
+        capacity, pos, newline = _fill_reads(stream, capacity, pos, kept, first)
+        first = False
         if newline < 0:
             break
         kept = newline + 1
@@ -1161,6 +1166,171 @@ def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whol
             return min(line_end + 1, stop)
         pos = line_end + 1
     return stop
+
+
+class _InvertedReplay:
+    """-v -m N -A M on a file read in fills (walked or streamed, not memory-mapped): the
+    lines rg prints and where its search position stood, found by running rg's line search
+    fill by fill (ripgrep's searcher core, `crates/searcher/src/searcher/core.rs`).
+
+    A replay because the fills decide the output. Once rg has counted N selected lines it
+    stops looking for lines the regex matches, so the rest of the fill it is in reads as one
+    run of selected lines; and a sink of a selected line sets the after-context afresh. A
+    limit reached at the end of a fill therefore prints the next fill's first line as
+    selected, whatever it holds, and M lines after it: walked, `rg -v -m1 -A1 x` over
+    "a\nx\na\nx\na\n" prints lines 1 to 3 as selected (the first read is 3 bytes, so the
+    first fill holds line 1 only). Checked against rg 15.1 on 800 generated files, 30 of them
+    over several 64 KiB fills, with -B 0-2. Offsets are absolute; a line is (start, end
+    after its terminator)."""
+
+    def __init__(self, lines: _Lines, config: SearchConfig) -> None:
+        self.lines = lines
+        self.data = lines.buf[: lines.end]
+        self.limit = config.max_count
+        self.after = config.after_context
+        self.before = config.before_context
+        self.count = 0  # selected lines sunk
+        self.pos = 0  # rg's search position
+        self.visited = 0  # end of the last line handed to the printer
+        self.after_left = 0
+        self.sunk = False
+        self.events: list[tuple[str, int, int] | None] = []  # (kind, start, end) or a break
+        self._matching = lines.matching_lines()  # lines the regex matches, in order
+        self._next_matching: tuple[int, int] | None = (0, -1)  # not looked up yet
+
+    def run(self) -> int:
+        """Replay the search; returns the bytes rg counts as searched."""
+        data, size = self.data, len(self.data)
+        capacity, read, kept, first = _FILL, 0, 0, True
+        start = end = 0  # the fill's buffer
+        while True:
+            if end > start:
+                # The roll: the last `before + 1` lines and what the printer was handed stay.
+                kept = max(_preceding(data, start, end, self.before), self.visited)
+                self.visited = max(self.visited, kept)
+            if read >= size:
+                if end < size:  # an unterminated last line, handed over by the read of nothing
+                    start, end = kept, size
+                    if not self._search_fill(end):
+                        return self.pos
+                    continue
+                return size
+            capacity, read, newline = _fill_reads(data, capacity, read, kept, first)
+            first = False
+            start, end = kept, (newline + 1 if newline >= 0 else size)
+            if not self._search_fill(end):
+                return self.pos
+
+    def _lines(self, start: int, stop: int) -> Iterator[tuple[int, int]]:
+        data = self.data
+        while start < stop:
+            newline = data.find(b"\n", start, stop)
+            end = stop if newline < 0 else newline + 1
+            yield start, end
+            start = end
+
+    def _exceeded(self) -> bool:
+        return self.count >= self.limit
+
+    def _next_match(self, stop: int) -> tuple[int, int] | None:
+        """The first line the regex matches at or after the position, within the fill."""
+        if self._exceeded():
+            return None
+        found = self._next_matching
+        while found is not None and (found[1] == -1 or found[0] < self.pos):
+            span = next(self._matching, None)
+            found = None if span is None else (span[0], span[1] + (span[1] < len(self.data)))
+        self._next_matching = found
+        return found if found is not None and found[0] < stop else None
+
+    def _matches(self, line: tuple[int, int]) -> bool:
+        end = line[1] - (self.data[line[1] - 1 : line[1]] == b"\n")
+        return self.lines.line_matches(line[0], end)
+
+    def _sink(self, kind: str, line: tuple[int, int]) -> None:
+        if kind != "after" and self.sunk and self.visited < line[0]:
+            self.events.append(None)
+        self.events.append(("match" if kind == "match" else "context", *line))
+        self.visited = line[1]
+        self.sunk = True
+        if kind == "match":
+            self.after_left = self.after
+        elif kind == "after":
+            self.after_left -= 1
+
+    def _after_context(self, upto: int) -> None:
+        if self.after_left == 0:
+            return
+        exceeded = self._exceeded()
+        for line in self._lines(self.visited, upto):
+            if exceeded and not self._matches(line):
+                left = self.after_left
+                self.pos = line[1]
+                self._sink("match", line)
+                self.after_left = left - 1
+            else:
+                self._sink("after", line)
+            if self.after_left == 0:
+                break
+
+    def _before_context(self, upto: int) -> None:
+        if self.before and self.visited < upto:
+            first = _preceding(self.data, self.visited, upto, self.before - 1)
+            for line in self._lines(first, upto):
+                self._sink("before", line)
+
+    def _search_fill(self, end: int) -> bool:
+        """rg's fast line search of one fill; False when it stops the search."""
+        while self.pos < end:
+            found = self._next_match(end)
+            run_start = self.pos
+            run_end = end if found is None else found[0]
+            self.pos = end if found is None else found[1]
+            if run_start == run_end:
+                continue
+            self._after_context(run_start)
+            self._before_context(run_start)
+            stopped = False
+            for line in self._lines(run_start, run_end):
+                self.count += 1
+                self._sink("match", line)
+                if self._exceeded():
+                    stopped = True
+                    break
+            if stopped:
+                break
+        self._after_context(end)
+        if self._exceeded() and self.after_left == 0:
+            return False
+        self.pos = end
+        return True
+
+
+def _replay_inverted(lines: _Lines, config: SearchConfig, result: FileResult) -> int:
+    """Replace *result*'s lines with those of :class:`_InvertedReplay`; returns the bytes
+    rg counts as searched."""
+    replay = _InvertedReplay(lines, config)
+    searched = replay.run()
+    buf, count = lines.buf, lines.buf.count
+    line_no, counted_to = 1, 0
+    result.lines = []
+    for event in replay.events:
+        if event is None:
+            result.lines.append(None)
+            continue
+        kind, start, end = event
+        stop = end - (buf[end - 1 : end] == b"\n")
+        spans: tuple = ()
+        if config.submatches and (kind == "context" or lines.line_matches(start, stop)):
+            # A context line holds matches; so does a line the regex matches that rg took
+            # for selected, and the printer finds them.
+            spans = lines.line_spans(start, stop, alone=kind == "context")
+        line_no += count(b"\n", counted_to, start)
+        counted_to = start
+        result.lines.append(Line(kind, line_no, start, buf[start:end], spans))
+    result.matched_lines = result.matches = sum(
+        1 for line in result.lines if line is not None and line.kind == "match")
+    return searched
 
 
 def _stopped_early(config: SearchConfig, result: FileResult) -> bool:
