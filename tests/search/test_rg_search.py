@@ -342,6 +342,12 @@ WALKED_INVERTED = {
     "before-context-breaks": (b"b\nxa\nb\nx\nx\nxa\n\nb\n", ["-n", "-v", "-m1", "-A3", "-B1"]),
     "several-fills": (LINES_MIXED, ["-n", "-v", "-m3000", "-A2", "-B1"]),
     "several-fills-json": (LINES_MIXED, ["--json", "-v", "-m5000", "-A1"]),
+    # A NUL in a later fill: the search stops there, or before it when the count is reached
+    # first (content-parity seed 4001868).
+    "nul-not-reached": (LINES_MIXED[:70000] + b"\0" + LINES_MIXED[70000:],
+                        ["--json", "-v", "-m3", "-A1", "-B3"]),
+    "nul-reached": (LINES_MIXED[:70000] + b"\0" + LINES_MIXED[70000:],
+                    ["-n", "-v", "-m9000", "-A2", "-B1"]),
 }
 
 

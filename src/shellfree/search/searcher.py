@@ -873,6 +873,10 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
     lines = _search(stream, end, matcher, config, result)
     if lines is None:
         return result
+    if (config.invert and config.max_count is not None and config.after_context
+            and not config.mmap and not lines.text_anchors
+            and (nul < 0 or config.binary == BINARY_QUIT)):
+        return _replay_inverted(stream, nul, matcher, config, result)
     if context is not None and nul >= 0 and not config.mmap:
         # The buffer's rolls also drop the lines handed to the printer so far, which leaves
         # more room for the next fill: where the NUL's fill starts depends on what was printed
@@ -888,10 +892,6 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
             result.binary_after = refill.start
         else:
             result.bytes_searched = refill.consumed
-    if (config.invert and config.max_count is not None and config.after_context
-            and not config.mmap and nul < 0 and not lines.text_anchors):
-        result.bytes_searched = _replay_inverted(lines, config, result)
-        return result
     stopped = _stopped_early(config, result)
     if stopped:
         result.bytes_searched = _stop_position(lines, config, result, config.mmap)
@@ -1185,7 +1185,10 @@ class _InvertedReplay:
 
     def __init__(self, lines: _Lines, config: SearchConfig) -> None:
         self.lines = lines
-        self.data = lines.buf[: lines.end]
+        self.data = lines.buf  # the whole stream: reads model the file's size
+        # A walked file quits at the fill whose reads hold a NUL, unsearched.
+        self.quit_at_nul = config.binary == BINARY_QUIT
+        self.binary: int | None = None  # the NUL that fill read
         self.limit = config.max_count
         self.after = config.after_context
         self.before = config.before_context
@@ -1215,8 +1218,14 @@ class _InvertedReplay:
                         return self.pos
                     continue
                 return size
+            before_reads = read
             capacity, read, newline = _fill_reads(data, capacity, read, kept, first)
             first = False
+            if self.quit_at_nul:
+                nul = data.find(b"\0", before_reads, read)
+                if nul >= 0:
+                    self.binary = nul
+                    return kept  # rolled out before this fill: all rg counts as searched
             start, end = kept, (newline + 1 if newline >= 0 else size)
             if not self._search_fill(end):
                 return self.pos
@@ -1239,7 +1248,7 @@ class _InvertedReplay:
         found = self._next_matching
         while found is not None and (found[1] == -1 or found[0] < self.pos):
             span = next(self._matching, None)
-            found = None if span is None else (span[0], span[1] + (span[1] < len(self.data)))
+            found = None if span is None else (span[0], span[1] + (span[1] < self.lines.end))
         self._next_matching = found
         return found if found is not None and found[0] < stop else None
 
@@ -1306,11 +1315,18 @@ class _InvertedReplay:
         return True
 
 
-def _replay_inverted(lines: _Lines, config: SearchConfig, result: FileResult) -> int:
-    """Replace *result*'s lines with those of :class:`_InvertedReplay`; returns the bytes
-    rg counts as searched."""
+def _replay_inverted(stream: bytes, nul: int, matcher: MatcherLike, config: SearchConfig,
+                     result: FileResult) -> FileResult:
+    """*result* as :class:`_InvertedReplay` finds it for *stream*, whose first NUL is at
+    *nul* (-1: none): its lines, counts, bytes searched and binary data seen."""
+    # The lines before the NUL's: its fill, which holds the NUL, is never searched.
+    end = len(stream) if nul < 0 else stream.rfind(b"\n", 0, nul) + 1
+    lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
     replay = _InvertedReplay(lines, config)
-    searched = replay.run()
+    result.bytes_searched = replay.run()
+    result.binary_offset = replay.binary
+    result.binary_quit = replay.binary is not None
+    result.binary_after = None
     buf, count = lines.buf, lines.buf.count
     line_no, counted_to = 1, 0
     result.lines = []
@@ -1330,7 +1346,7 @@ def _replay_inverted(lines: _Lines, config: SearchConfig, result: FileResult) ->
         result.lines.append(Line(kind, line_no, start, buf[start:end], spans))
     result.matched_lines = result.matches = sum(
         1 for line in result.lines if line is not None and line.kind == "match")
-    return searched
+    return result
 
 
 def _stopped_early(config: SearchConfig, result: FileResult) -> bool:
