@@ -336,18 +336,22 @@ def test_max_count_after_context_bytes_searched_mapped(isolated, reference_rg, n
 LINES_MIXED = b"".join(b"%s\n" % (b"x", b"ab", b"xa", b"b", b"", b"abcdef" * 7)[i * 7 % 6]
                        for i in range(12000))
 WALKED_INVERTED = {
-    "next-fill-selected": (b"a\nx\na\nx\na\n", ["-n", "-v", "-m1", "-A1"]),
-    "next-fill-json": (b"a\na\na\na\n", ["--json", "-v", "-m1", "-A1"]),
-    "unterminated": (b"\nxyzxyz\nxyzxyz", ["--json", "-v", "-m2", "-A2"]),
-    "before-context-breaks": (b"b\nxa\nb\nx\nx\nxa\n\nb\n", ["-n", "-v", "-m1", "-A3", "-B1"]),
-    "several-fills": (LINES_MIXED, ["-n", "-v", "-m3000", "-A2", "-B1"]),
-    "several-fills-json": (LINES_MIXED, ["--json", "-v", "-m5000", "-A1"]),
+    "next-fill-selected": (b"a\nx\na\nx\na\n", ["-n", "-v", "-m1", "-A1", "x"]),
+    "next-fill-json": (b"a\na\na\na\n", ["--json", "-v", "-m1", "-A1", "x"]),
+    "unterminated": (b"\nxyzxyz\nxyzxyz", ["--json", "-v", "-m2", "-A2", "x"]),
+    "before-context-breaks": (b"b\nxa\nb\nx\nx\nxa\n\nb\n", ["-n", "-v", "-m1", "-A3", "-B1", "x"]),
+    "several-fills": (LINES_MIXED, ["-n", "-v", "-m3000", "-A2", "-B1", "x"]),
+    "several-fills-json": (LINES_MIXED, ["--json", "-v", "-m5000", "-A1", "x"]),
     # A NUL in a later fill: the search stops there, or before it when the count is reached
     # first (content-parity seed 4001868).
     "nul-not-reached": (LINES_MIXED[:70000] + b"\0" + LINES_MIXED[70000:],
-                        ["--json", "-v", "-m3", "-A1", "-B3"]),
+                        ["--json", "-v", "-m3", "-A1", "-B3", "x"]),
     "nul-reached": (LINES_MIXED[:70000] + b"\0" + LINES_MIXED[70000:],
-                    ["-n", "-v", "-m9000", "-A2", "-B1"]),
+                    ["-n", "-v", "-m9000", "-A2", "-B1", "x"]),
+    # \A or \z: line by line, and past the limit every line is selected, to the end.
+    "text-anchors-to-the-end": (b"b\nxa\n\nab\nx\nb\n", ["-n", "-v", "-m1", "-A1", "\\Ax|a\\z"]),
+    "text-anchors-buffer-start": (b"\nx\nxa\nx\nab\nxa\nb\n", ["-n", "--column", "-v", "-m1", "-A1",
+                                                           "\\Ax|a\\z"]),
 }
 
 
@@ -355,7 +359,12 @@ WALKED_INVERTED = {
 def test_inverted_max_count_after_context_walked(isolated, reference_rg, name):
     data, args = WALKED_INVERTED[name]
     (isolated / "f.txt").write_bytes(data)
-    same(reference_rg, [*args, "x"])
+    same(reference_rg, args)
+
+
+def test_inverted_max_count_after_context_text_anchors_mapped(isolated, reference_rg):
+    (isolated / "f.txt").write_bytes(b"b\nxa\n\nab\nx\nb\nb\n")
+    same(reference_rg, ["--json", "-v", "-m1", "-A1", "\\Ab|a\\z", "f.txt"])
 
 
 @pytest.mark.parametrize("pattern", ["a{4294967295}", "a{4294967295}b", "(?:a{4294967295})?x"])
