@@ -367,6 +367,28 @@ def test_inverted_max_count_after_context_text_anchors_mapped(isolated, referenc
     same(reference_rg, ["--json", "-v", "-m1", "-A1", "\\Ab|a\\z", "f.txt"])
 
 
+# rg's first read is the decoder's 3-byte look for a byte-order mark, a fill of its own, but
+# a file that starts with one is read on in the same fill (content-parity seed 6003739, a
+# UTF-16 file); and rg checks a line on its own without its terminator, which under --crlf
+# is only "\r\n", so `^$` matches after a bare "\n" (seed 6001604, -x with an empty pattern).
+FIRST_READ = {
+    "utf8-bom-bytes": (b"\xef\xbb\xbfa\nb\nc\nd\n", ["--json", "-v", "-m1", "zz"]),
+    "utf8-bom-after-context": (b"\xef\xbb\xbfa\nb\nc\nd\n", ["--json", "-v", "-m1", "-A1", "zz"]),
+    "utf8-bom-text-start": (b"\xef\xbb\xbfa\nb\nc\n", ["-n", "--column", "\\Ab"]),
+    "utf16-bytes": ("a\nb\nc\nd\n".encode("utf-16"), ["--json", "-v", "-m1", "zz"]),
+    "no-bom-text-start": (b"a\nb\nc\n", ["-n", "--column", "\\Ab"]),
+    "crlf-bare-newline-past-limit": (b"a\n\nb\nc\n", ["--crlf", "-n", "-m1", "-A1", "-x", ""]),
+    "crlf-bare-newline-inverted": (b"a\n\nb\nc\n", ["--crlf", "-n", "-v", "-m1", "-A2", "a|^$"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIRST_READ))
+def test_first_read_and_line_checks_walked(isolated, reference_rg, name):
+    data, args = FIRST_READ[name]
+    (isolated / "f.txt").write_bytes(data)
+    same(reference_rg, args)
+
+
 @pytest.mark.parametrize("pattern", ["a{4294967295}", "a{4294967295}b", "(?:a{4294967295})?x"])
 def test_a_pattern_too_large_to_compile_is_reported_as_rg_does(isolated, reference_rg, pattern):
     (isolated / "f.txt").write_bytes(b"aaa\nx\n")

@@ -213,8 +213,9 @@ def _fill_of(
     offset: int,
     context: int | None = None,
     visited: tuple[tuple[int, int], ...] = (),
+    sniff: bool = True,
 ) -> _Fill:
-    """The fill of rg's line buffer that contains byte *offset*.
+    """The fill of rg's line buffer that contains byte *offset* (*sniff*: see _Lines.sniff).
 
     rg decides binary-ness per fill: the fill that holds the first NUL is not searched at all,
     everything before it is (rg-semantics §2.1). A fill reads until its new bytes hold a
@@ -237,7 +238,7 @@ def _fill_of(
     pos = 0  # next byte to read
     kept = 0  # start of the bytes the buffer still holds
     line_start = 0  # start of the first line the next fill will search
-    first = True
+    first = sniff
     seen = 0  # visited[:seen] were handed over before line_start
     visited_end = 0
     while pos < size:
@@ -572,6 +573,9 @@ class _Lines:
         # Offsets where rg's line buffer starts (see _buffer_starts), for \A patterns whose
         # matches the printer re-finds; empty otherwise.
         self.buffer_starts: frozenset[int] = frozenset()
+        # rg's first read of a file is the decoder's 3-byte look for a byte-order mark, a
+        # fill of its own (see _fill_of); a file that has one is read on in the same fill.
+        self.sniff = True
 
     @property
     def search(self):
@@ -619,7 +623,17 @@ class _Lines:
         ``\\A`` or ``\\z`` in the pattern it never does, whatever the other alternatives:
         ``rg -m1 -A2 '\\Az|x'`` on "x", "ax", "bx" prints the last two as context, and under
         -v as matches (measured, walked and named files)."""
-        return not self.text_anchors and self.line_matches(ls, le)
+        return not self.text_anchors and self.is_match(ls, le)
+
+    def is_match(self, ls: int, le: int) -> bool:
+        """Whether the regex matches the line as rg's searcher checks one line on its own
+        (after -m's limit, and line by line): without its terminator, which under --crlf
+        is only a "\\r\\n", so a bare "\\n" stays and `^$`, which matches after it, matches
+        (`rg --crlf -m1 -A1 -x ''` prints the line after an empty one as a match)."""
+        if self.crlf and le < self.end and self.buf[le - 1 : le] != b"\r":
+            text = to_text(self.buf[ls : le + 1])
+            return self.search(text, 0, timeout=self._timeout_for(len(text))) is not None
+        return self.line_matches(ls, le)
 
     def _around_literal(self, text: str) -> bool | None:
         """Whether a long line matches, decided at the first occurrences of the pattern's
@@ -840,6 +854,7 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         return search_multiline(data, matcher, config)
     result = FileResult()
     stream = search_stream(data)
+    sniff = not data.startswith(BOMS)
     nul = stream.find(b"\0") if config.binary != BINARY_NONE else -1
     end = len(stream)
     context = config.before_context if (config.before_context or config.after_context) else None
@@ -862,30 +877,30 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
                 result.binary_after = 0
         elif config.binary == BINARY_QUIT:
             result.binary_quit = True
-            fill = _fill_of(stream, nul, context)
+            fill = _fill_of(stream, nul, context, sniff=sniff)
             end = fill.start
         else:
-            result.binary_after = _fill_of(stream, nul, context).start
+            result.binary_after = _fill_of(stream, nul, context, sniff=sniff).start
             stream = stream.replace(b"\0", b"\n")  # rg's "convert" mode
     result.bytes_searched = end if fill is None else fill.consumed
     if config.mmap and result.binary_offset is not None:
         result.bytes_searched = min(end, result.binary_offset)
-    lines = _search(stream, end, matcher, config, result)
+    lines = _search(stream, end, matcher, config, result, sniff)
     if lines is None:
         return result
     if (config.invert and config.max_count is not None and config.after_context
             and (nul < 0 or (config.binary == BINARY_QUIT and not config.mmap))):
-        return _replay_inverted(stream, nul, matcher, config, result)
+        return _replay_inverted(stream, nul, matcher, config, result, sniff)
     if context is not None and nul >= 0 and not config.mmap:
         # The buffer's rolls also drop the lines handed to the printer so far, which leaves
         # more room for the next fill: where the NUL's fill starts depends on what was printed
         # before it, so search again until the two agree.
         for _ in range(4):
-            refill = _fill_of(stream, nul, context, _visited(result.lines, config))
+            refill = _fill_of(stream, nul, context, _visited(result.lines, config), sniff)
             if fill is None or refill.start == end:
                 break
             end = refill.start
-            lines = _search(stream, end, matcher, config, result)
+            lines = _search(stream, end, matcher, config, result, sniff)
             assert lines is not None
         if fill is None:
             result.binary_after = refill.start
@@ -914,10 +929,11 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
 
 
 def _search(
-    stream: bytes, end: int, matcher: MatcherLike, config: SearchConfig, result: FileResult
+    stream: bytes, end: int, matcher: MatcherLike, config: SearchConfig, result: FileResult,
+    sniff: bool = True,
 ) -> _Lines | None:
     """Search ``stream[:end]`` into *result* (its lines and counts start afresh); None when
-    nothing can match."""
+    nothing can match. *sniff*: see _Lines.sniff."""
     result.lines = []
     result.matched_lines = result.matches = 0
     if matcher.matches_nothing and not config.invert:
@@ -938,14 +954,15 @@ def _search(
                        for lit, k in zip(prepared.folded, prepared.folded_offsets)):
                 return None
     lines = _Lines(stream, end, matcher, config.timeout, config.crlf, lowered=lowered)
+    lines.sniff = sniff
     if (lines.text_anchors and config.submatches and not config.mmap
             and not config.before_context and not config.after_context):
-        lines.buffer_starts = _buffer_starts(stream)
+        lines.buffer_starts = _buffer_starts(stream, sniff)
     _search_lines(lines, config, result)
     return lines
 
 
-def _buffer_starts(stream: bytes) -> frozenset[int]:
+def _buffer_starts(stream: bytes, sniff: bool = True) -> frozenset[int]:
     """The offsets at which rg's line buffer starts, for a file read in fills (not
     memory-mapped) with no context options: 0, and after each fill the start of the line it
     left incomplete, which the roll moves to the buffer's front (the fills of
@@ -956,7 +973,7 @@ def _buffer_starts(stream: bytes) -> frozenset[int]:
     starts = {0}
     capacity = _FILL
     pos = kept = 0
-    first = True
+    first = sniff
     while pos < size:
         capacity, pos, newline = _fill_reads(stream, capacity, pos, kept, first)
         first = False
@@ -1073,7 +1090,7 @@ def _after_context_stop(lines: _Lines, config: SearchConfig, result: FileResult,
     visited = _visited(result.lines, config)
 
     def fill(offset: int) -> _Fill:
-        return _fill_of(buf, offset, config.before_context, visited)
+        return _fill_of(buf, offset, config.before_context, visited, lines.sniff)
 
     # The fill that searched the match: the one that read its line's last byte.
     if last_byte < fill(line.offset + len(line.text) - 1).stop:
@@ -1148,7 +1165,7 @@ def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whol
         stop = end
     else:
         # The fill that searched the last selected line: the one that read its last byte.
-        stop = _fill_of(buf, pos - 1).stop
+        stop = _fill_of(buf, pos - 1, sniff=lines.sniff).stop
         if stop == len(buf) and not buf.endswith(b"\n") and not config.after_context:
             # The read that reached the end of the file does not know it did: its searcher
             # gets the complete lines, and the unterminated last one waits for the read that
@@ -1213,7 +1230,7 @@ class _InvertedReplay:
         if self.whole:
             self._search(size)
             return self.pos
-        capacity, read, kept, first = _FILL, 0, 0, True
+        capacity, read, kept, first = _FILL, 0, 0, self.lines.sniff
         start = end = 0  # the fill's buffer
         while True:
             if end > start:
@@ -1265,7 +1282,7 @@ class _InvertedReplay:
 
     def _matches(self, line: tuple[int, int]) -> bool:
         end = line[1] - (self.data[line[1] - 1 : line[1]] == b"\n")
-        return self.lines.line_matches(line[0], end)
+        return self.lines.is_match(line[0], end)
 
     def _sink(self, kind: str, line: tuple[int, int]) -> None:
         if kind != "after" and self.sunk and self.visited < line[0]:
@@ -1347,12 +1364,13 @@ class _InvertedReplay:
 
 
 def _replay_inverted(stream: bytes, nul: int, matcher: MatcherLike, config: SearchConfig,
-                     result: FileResult) -> FileResult:
+                     result: FileResult, sniff: bool) -> FileResult:
     """*result* as :class:`_InvertedReplay` finds it for *stream*, whose first NUL is at
     *nul* (-1: none): its lines, counts, bytes searched and binary data seen."""
     # The lines before the NUL's: its fill, which holds the NUL, is never searched.
     end = len(stream) if nul < 0 else stream.rfind(b"\n", 0, nul) + 1
     lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
+    lines.sniff = sniff
     replay = _InvertedReplay(lines, config)
     result.bytes_searched = replay.run()
     lines.buffer_starts = frozenset(replay.buffer_starts)
