@@ -389,6 +389,27 @@ def test_first_read_and_line_checks_walked(isolated, reference_rg, name):
     same(reference_rg, args)
 
 
+@pytest.mark.parametrize("line", [
+    "line 03932 x->y a\u1acfb \U00010d50 needle and more text\n",  # U+1ACF: Unicode 17
+    "ab\u1ae0\u1ae1cd \u0301e needle, then more text to cut\n",
+])
+def test_preview_clusters_of_characters_newer_than_rg(isolated, reference_rg, line):
+    """rg's grapheme clusters know no character newer than its Unicode data (content-parity
+    seeds 5002554, 6003977, 7004298): such a character is a cluster of its own."""
+    (isolated / "f.txt").write_bytes(line.encode())
+    same(reference_rg, ["-M", "20", "--max-columns-preview", "needle", "f.txt"])
+    same(reference_rg, ["-M", "20", "--max-columns-preview", "-o", ".{24}needle", "f.txt"])
+
+
+@pytest.mark.parametrize("pattern", ["a.*", "\\w+", "needle", ".{8}needle", "(ab ?)+"])
+def test_only_matching_preview_counts_in_line_offsets(isolated, reference_rg, pattern):
+    """-o with a preview: rg counts the line's matches that start between the cut and the
+    piece's end, as offsets into the line (`a.*` on "x->y ab needle": "ab ne [... 1 more
+    match]", the match at 5)."""
+    (isolated / "f.txt").write_bytes(b"x->y ab needle\nabcdefghijklm needle needle ab needle\n")
+    same(reference_rg, ["-M", "5", "--max-columns-preview", "-o", "-n", pattern, "f.txt"])
+
+
 @pytest.mark.parametrize("pattern", ["a{4294967295}", "a{4294967295}b", "(?:a{4294967295})?x"])
 def test_a_pattern_too_large_to_compile_is_reported_as_rg_does(isolated, reference_rg, pattern):
     (isolated / "f.txt").write_bytes(b"aaa\nx\n")

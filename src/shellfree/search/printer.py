@@ -8,6 +8,8 @@ time and return the bytes to write; neither searches.
 
 from __future__ import annotations
 
+import functools
+import re
 
 from shellfree._record import Record
 from shellfree.search.searcher import FileResult, Line
@@ -59,6 +61,16 @@ def first_graphemes(content: bytes, count: int) -> bytes:
     import regex  # loaded only when a preview is asked for
 
     cluster = regex.compile(r"\X")
+
+    def clusters(text: str):
+        # rg's clusters know no character newer than its Unicode data; the regex module's
+        # do, so those are segmented as unassigned ones (U+E000 stands in: Other, as
+        # unassigned code points are): `-M 20 --max-columns-preview` over "a\u1acfb ..."
+        # counts U+1ACF, new in Unicode 17, as a cluster of its own, as rg does.
+        if not text.isascii():
+            text = _newer_characters().sub("\ue000", text)
+        return cluster.finditer(text)
+
     size = 8 * count + 64
     while size < len(content):
         cut = size
@@ -67,7 +79,7 @@ def first_graphemes(content: bytes, count: int) -> bytes:
         head = content[:cut].decode("utf-8", "surrogateescape")
         end = 0
         found = 0
-        for found, match in enumerate(cluster.finditer(head), 1):
+        for found, match in enumerate(clusters(head), 1):
             end = match.end()
             if found == count:
                 break
@@ -75,7 +87,20 @@ def first_graphemes(content: bytes, count: int) -> bytes:
             return head[:end].encode("utf-8", "surrogateescape")
         size *= 4
     text = content.decode("utf-8", "surrogateescape")
-    return "".join(cluster.findall(text)[:count]).encode("utf-8", "surrogateescape")
+    end = 0
+    for found, match in enumerate(clusters(text), 1):
+        end = match.end()
+        if found == count:
+            break
+    return text[:end].encode("utf-8", "surrogateescape")
+
+
+@functools.lru_cache(maxsize=1)
+def _newer_characters() -> "re.Pattern[str]":
+    """The characters the regex module knows and rg 15.1 does not (Unicode 17)."""
+    from shellfree.search.regex_unicode_tables import NEW_IN_REGEX
+
+    return re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in NEW_IN_REGEX) + "]")
 
 
 class StandardPrinter:
@@ -303,9 +328,17 @@ class StandardPrinter:
                 self._prelude(out, path, line, column, line.offset + start, number)
                 if opts.max_columns and len(piece) > opts.max_columns:
                     if opts.max_columns_preview:
-                        # rg knows the matches here: the preview counts those after the cut
-                        # (none, inside one match).
-                        out.append(self._preview(piece) + b" [... 0 more matches]" + self._terminator)
+                        cut = self._preview(piece)
+                        remaining = 0
+                        if not opts.multiline:
+                            # rg counts the line's matches starting between the cut and
+                            # the piece's end, taken as offsets into the line, not the
+                            # piece: `rg -M5 --max-columns-preview -o 'a.*'` on "x->y ab
+                            # needle" prints "ab ne [... 1 more match]" (the match at 5).
+                            # Under -U none (inside one match).
+                            remaining = sum(1 for s, _ in line.spans if len(cut) <= s < len(piece))
+                        noun = b"match" if remaining == 1 else b"matches"
+                        out.append(cut + b" [... %d more %s]" % (remaining, noun) + self._terminator)
                     else:
                         out.append(b"[Omitted long matching line]" + self._terminator)
                 else:
