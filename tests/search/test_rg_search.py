@@ -379,6 +379,8 @@ FIRST_READ = {
     "no-bom-text-start": (b"a\nb\nc\n", ["-n", "--column", "\\Ab"]),
     "crlf-bare-newline-past-limit": (b"a\n\nb\nc\n", ["--crlf", "-n", "-m1", "-A1", "-x", ""]),
     "crlf-bare-newline-inverted": (b"a\n\nb\nc\n", ["--crlf", "-n", "-v", "-m1", "-A2", "a|^$"]),
+    # Below the limit the after-context lines are only context (seed 2000690).
+    "crlf-bare-newline-below-limit": (b"a\n\nb\nc\n", ["--crlf", "--json", "-m3", "-A2", "-x", ""]),
 }
 
 

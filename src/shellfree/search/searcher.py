@@ -1510,7 +1510,8 @@ def _emit(lines: _Lines, selected, config, result) -> None:
             # rg (r1380): after the last counted match, trailing context may contain matching
             # lines (under -v: lines the regex does not match); they are printed as matches and
             # counted (-c, --count-matches; the JSON printer counts its own lines).
-            if next_selected is None and config.max_count is not None:
+            if next_selected is None and config.max_count is not None \
+                    and len(selected) >= config.max_count:
                 if lines.matches_past_limit(*span) != config.invert:
                     kind = "match"
                 elif config.invert and not config.mmap and span[1] == end:
