@@ -1108,7 +1108,7 @@ def _whole_after_context_stop(lines: _Lines, config: SearchConfig, result: FileR
     of the line the regex matches that ended the run of selected lines holding it (the end
     of the buffer when there is none). Checked against rg 15.1 on 300 generated files (-m
     1-3, -A 1-3, some with -B1, with and without -v)."""
-    buf, end = lines.buf, lines.end
+    end = lines.end
     index = _last_counted(config, result)
     assert index is not None
     after = [line for line in result.lines[index + 1 :] if line is not None]
@@ -1119,13 +1119,21 @@ def _whole_after_context_stop(lines: _Lines, config: SearchConfig, result: FileR
     pos = last.offset + len(last.text)
     if selected or not config.invert:
         return pos
-    while pos < end:
-        newline = buf.find(b"\n", pos, end)
-        line_end = end if newline < 0 else newline
+    return _after_next_match(lines, pos, end)
+
+
+def _after_next_match(lines: _Lines, pos: int, stop: int) -> int:
+    """Where the first line at or after *pos* that the regex matches ends (with its
+    terminator), not past *stop*; *stop* when there is none before it: how far rg's search
+    for the next matching line had gone under -v."""
+    buf = lines.buf
+    while pos < stop:
+        newline = buf.find(b"\n", pos, stop)
+        line_end = stop if newline < 0 else newline
         if lines.line_matches(pos, line_end):
-            return min(line_end + 1, end)
+            return min(line_end + 1, stop)
         pos = line_end + 1
-    return end
+    return stop
 
 
 def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whole: bool) -> int:
@@ -1175,13 +1183,7 @@ def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whol
             complete = buf.rfind(b"\n", 0, stop) + 1
             if complete >= pos:
                 stop = complete
-    while pos < stop:
-        newline = buf.find(b"\n", pos, stop)
-        line_end = stop if newline < 0 else newline
-        if lines.line_matches(pos, line_end):
-            return min(line_end + 1, stop)
-        pos = line_end + 1
-    return stop
+    return _after_next_match(lines, pos, stop)
 
 
 class _InvertedReplay:
@@ -1222,7 +1224,8 @@ class _InvertedReplay:
         self.sunk = False
         self.events: list[tuple[str, int, int] | None] = []  # (kind, start, end) or a break
         self._matching = lines.matching_lines()  # lines the regex matches, in order
-        self._next_matching: tuple[int, int] | None = (0, -1)  # not looked up yet
+        # The next of them, (start, end after the terminator); (-1, -1): none looked up yet.
+        self._next_matching: tuple[int, int] | None = (-1, -1)
 
     def run(self) -> int:
         """Replay the search; returns the bytes rg counts as searched."""
@@ -1274,7 +1277,7 @@ class _InvertedReplay:
         if self._exceeded():
             return None
         found = self._next_matching
-        while found is not None and (found[1] == -1 or found[0] < self.pos):
+        while found is not None and found[0] < self.pos:
             span = next(self._matching, None)
             found = None if span is None else (span[0], span[1] + (span[1] < self.lines.end))
         self._next_matching = found
