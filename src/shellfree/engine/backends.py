@@ -19,6 +19,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, Sequence
 
+from shellfree._lines import end_of_lines
+
 if TYPE_CHECKING:
     from shellfree.search.tree_cache import TreeCache
 
@@ -97,7 +99,7 @@ class _OutputCap:
         joined = b"".join(self._chunks)
         cuts = []
         if over_lines:
-            line_cut = _end_of_line(joined, self._max_lines or 0)
+            line_cut = end_of_lines(joined, self._max_lines or 0)
             if line_cut < len(joined):
                 cuts.append((line_cut, "lines"))
         if over_bytes:
@@ -135,16 +137,6 @@ class _CappedStdout(io.RawIOBase):
         if self._deadline is not None and time.monotonic() > self._deadline:
             raise _Stop("timeout")
         return len(data)
-
-
-def _end_of_line(data: bytes, count: int) -> int:
-    """The offset just after the *count*-th newline of *data* (len(data) if there are fewer)."""
-    pos = -1
-    for _ in range(count):
-        pos = data.find(b"\n", pos + 1)
-        if pos < 0:
-            return len(data)
-    return pos + 1
 
 
 class InProcessBackend:

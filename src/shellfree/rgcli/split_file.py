@@ -35,6 +35,7 @@ import stat
 import struct
 import sys
 
+from shellfree._lines import end_of_lines
 from shellfree._record import replace
 from shellfree.rgcli.parallel import write_all
 from shellfree.search.decode import BOMS
@@ -364,7 +365,7 @@ def _search_context_pieces(matcher, config, fd: int, span: tuple[int, int]) -> F
                 # A before-context line that would start the stream with a byte-order mark,
                 # which the search would take for the encoding of it all.
                 raise _Unsplittable("a byte-order mark starts the context before a piece")
-            head = data[: _first_lines_end(data, before)]
+            head = data[: end_of_lines(data, before)]
             _merge(merged, _search_or_give_up(matcher, config, prefix + head),
                    start - len(prefix), newlines - prefix.count(b"\n"))
         if near_end:
@@ -416,16 +417,6 @@ def _near_ends(result: FileResult, lines: int, before: int, after: int) -> tuple
     if not numbers:
         return False, False
     return numbers[0] <= before, numbers[-1] > lines - after
-
-
-def _first_lines_end(data: bytes, count: int) -> int:
-    """Where the first *count* lines of *data* end (all of it when it has fewer)."""
-    at = -1
-    for _ in range(count):
-        at = data.find(b"\n", at + 1)
-        if at < 0:
-            return len(data)
-    return at + 1
 
 
 def _last_lines(data: bytes, count: int) -> bytes:
