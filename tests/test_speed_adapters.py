@@ -43,6 +43,17 @@ def test_search_files_matches_the_rg_backend(tree, reference_rg, monkeypatch, ar
     assert "error" not in payload
 
 
+@pytest.mark.parametrize("adapter", [adapters.search_files_page_new, adapters.search_files_page_watch,
+                                     adapters.search_files_page_new_watch],
+                         ids=lambda adapter: adapter.__name__)
+def test_page_rows_match_the_rg_backend(tree, reference_rg, monkeypatch, adapter):
+    monkeypatch.setenv("SHELLFREE_REFERENCE_RG", reference_rg)
+    for args in QUERIES[:3]:
+        first = adapter(args, [], str(tree))
+        assert first == adapter(args, [], str(tree))  # warm
+        assert first == adapters.search_files_page_reference(args, [], str(tree))
+
+
 def test_icase_is_the_inline_flag(tree):
     call = adapters.query_to_call(["-n", "-i", "unicode"], [])
     assert call["pattern"] == "(?i)unicode"

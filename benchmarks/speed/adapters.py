@@ -56,34 +56,45 @@ def search_files_page(args: Sequence[str], paths: Sequence[str], cwd: str) -> by
     """``FileTools(root=cwd).search_files(pattern=..., path=...)`` as an agent calls it: the
     default page (limit 50) and result caps, default tree cache. The total count still covers
     every match."""
-    from shellfree import FileTools
-
-    tools = _TOOLS.get((cwd, "page"))
-    if tools is None:
-        tools = _TOOLS[(cwd, "page")] = FileTools(cwd)
-    call = query_to_call(args, paths)
-    del call["limit"]
-    text = tools.search_files(**call)
-    tools.notify_other_tool_call()  # the harness repeats the query on purpose; no loop warning
-    return text.encode("utf-8", "surrogateescape")
+    return _search_files_page(args, paths, cwd, "page", {})
 
 
 def search_files_page_new(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
     """As :func:`search_files_page` with no per-file outcome kept between calls
     (``TreeCache(remembered_searches=0)``): every warm call costs what a new query on an
     unchanged tree costs (listings, ignore rules and contents warm), not a repeated one."""
+    return _search_files_page(args, paths, cwd, "page-new", {"remembered_searches": 0})
+
+
+def search_files_page_watch(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """As :func:`search_files_page` with ``TreeCache(watch=True)``: inotify reports vouch for
+    the cached entries, so a warm call makes no ``stat`` per file (Linux; elsewhere the cache
+    falls back to stat checks, and this row measures that)."""
+    return _search_files_page(args, paths, cwd, "page-watch", {"watch": True})
+
+
+def search_files_page_new_watch(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """As :func:`search_files_page_new` with ``TreeCache(watch=True)``: a new query on an
+    unchanged tree with no ``stat`` per file."""
+    return _search_files_page(args, paths, cwd, "page-new-watch",
+                              {"remembered_searches": 0, "watch": True})
+
+
+def _search_files_page(args: Sequence[str], paths: Sequence[str], cwd: str, row: str,
+                       cache_options: dict[str, Any]) -> bytes:
+    """The default search_files call on one FileTools per (*cwd*, *row*) kept across calls,
+    with the default tree cache or ``TreeCache(**cache_options)``."""
     from shellfree import FileTools
     from shellfree.search.tree_cache import TreeCache
 
-    tools = _TOOLS.get((cwd, "page-new"))
+    tools = _TOOLS.get((cwd, row))
     if tools is None:
-        tools = _TOOLS[(cwd, "page-new")] = FileTools(
-            cwd, tree_cache=TreeCache(remembered_searches=0)
-        )
+        cache = TreeCache(**cache_options) if cache_options else True
+        tools = _TOOLS[(cwd, row)] = FileTools(cwd, tree_cache=cache)
     call = query_to_call(args, paths)
     del call["limit"]
     text = tools.search_files(**call)
-    tools.notify_other_tool_call()
+    tools.notify_other_tool_call()  # the harness repeats the query on purpose; no loop warning
     return text.encode("utf-8", "surrogateescape")
 
 

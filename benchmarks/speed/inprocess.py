@@ -97,6 +97,20 @@ REGISTRY: tuple[InProcessBench, ...] = (
         reference="benchmarks.speed.adapters:search_files_page_reference",
     ),
     InProcessBench(
+        "search_files-page-watch",
+        "benchmarks.speed.adapters:search_files_page_watch",
+        "as search_files-page with TreeCache(watch=True): inotify reports instead of a stat per cached "
+        "entry (Linux)",
+        reference="benchmarks.speed.adapters:search_files_page_reference",
+    ),
+    InProcessBench(
+        "search_files-page-new-watch",
+        "benchmarks.speed.adapters:search_files_page_new_watch",
+        "as search_files-page-new with TreeCache(watch=True): a new query on an unchanged tree, no stat "
+        "per cached entry (Linux)",
+        reference="benchmarks.speed.adapters:search_files_page_reference",
+    ),
+    InProcessBench(
         "search_files-1g",
         "benchmarks.speed.adapters:search_files_1g",
         "as search_files with TreeCache(content_budget=1 GiB), which holds all of the large tree",

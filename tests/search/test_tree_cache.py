@@ -42,17 +42,23 @@ def rg(root, *args: str, cache: TreeCache | None) -> bytes:
     return out.getvalue() + b"\n--stderr--\n" + err.getvalue()
 
 
+def build_tree(root, deep: bytes = b"no match here\n"):
+    """A small repository with a .gitignore, an .ignore below it and a file at depth two
+    holding *deep*."""
+    write(root / ".git" / "HEAD", b"ref: refs/heads/main\n")
+    write(root / ".gitignore", b"*.log\n")
+    write(root / "a.txt", b"needle one\n")
+    write(root / "b.log", b"needle ignored\n")
+    write(root / "sub" / "c.txt", b"needle two\n")
+    write(root / "sub" / ".ignore", b"skip.txt\n")
+    write(root / "sub" / "skip.txt", b"needle skipped\n")
+    write(root / "sub" / "deep" / "d.txt", deep)
+    return root
+
+
 @pytest.fixture
 def tree(isolated):
-    write(isolated / ".git" / "HEAD", b"ref: refs/heads/main\n")
-    write(isolated / ".gitignore", b"*.log\n")
-    write(isolated / "a.txt", b"needle one\n")
-    write(isolated / "b.log", b"needle ignored\n")
-    write(isolated / "sub" / "c.txt", b"needle two\n")
-    write(isolated / "sub" / ".ignore", b"skip.txt\n")
-    write(isolated / "sub" / "skip.txt", b"needle skipped\n")
-    write(isolated / "sub" / "deep" / "d.txt", b"no match here\n")
-    return isolated
+    return build_tree(isolated)
 
 
 class Counter:

@@ -347,7 +347,14 @@ class _Search:
         path = self.out.fs(haystack.path)
         table = self.outcomes
         st = None
-        if (table is not None or self.skip_identity is not None) and not is_stdin:
+        recall = False
+        if table is not None and not is_stdin:
+            kept, recall = self.contents.kept(table, (path, haystack.explicit))
+            if kept is not None and self.skip_identity is None:
+                return kept  # type: ignore[return-value]  # the tree watch vouches for it
+        # A named file is stat'ed anyway: its size decides whether it is searched in pieces.
+        if (recall or self.skip_identity is not None or (table is not None and haystack.explicit)) \
+                and not is_stdin:
             try:
                 st = os.stat(path)
             except OSError:
@@ -355,7 +362,7 @@ class _Search:
             else:
                 if self.skip_identity is not None and (st.st_dev, st.st_ino) == self.skip_identity:
                     return _SKIPPED
-                if table is not None:
+                if recall:
                     kept = self.contents.recall(table, (path, haystack.explicit), st)
                     if kept is not None:
                         return kept  # type: ignore[return-value]
@@ -364,6 +371,7 @@ class _Search:
             if in_pieces is not None:
                 return in_pieces
         signature = None
+        watched = 0
         # A walked file is read a head first when it is large: a binary one may be searched
         # from its head alone, a text one in pieces (never read whole into memory).
         enough = large = None
@@ -371,7 +379,7 @@ class _Search:
             enough, large = self._quits_early, _in_pieces
         try:
             if self.contents is not None and not is_stdin:
-                data, signature = self.contents.read_signed(path, st, enough, large)
+                data, signature, watched = self.contents.read_signed(path, st, enough, large)
             elif is_stdin:
                 data = stdin.read() if stdin is not None else b""
             else:
@@ -388,7 +396,7 @@ class _Search:
         if table is not None and not is_stdin:
             self.contents.remember(
                 table, (path, haystack.explicit), None if outcome.errors else signature, outcome,
-                len(outcome.chunk) + len(outcome.json),
+                len(outcome.chunk) + len(outcome.json), watched,
             )
         return outcome
 

@@ -22,6 +22,13 @@ rule (git's "racily clean" entries) closes that hole: an entry whose mtime or ct
 :data:`RACY_NS` of the moment it was read is not trusted on its next use and is read again.
 Being wrong costs a re-read; nothing stale is served.
 
+With ``watch=True`` (Linux; see tree_watch.py) the kernel reports changes under every listed
+directory, and an entry no report has touched since it was read is used without its ``stat``.
+Each run starts by reading the reports (:meth:`TreeCache.begin_run`) and dropping what they
+name; a report that names no entry (a lost queue, a moved directory) sends every entry back to
+the ``stat`` check once. Entries are stamped with the *epoch* they were vouched in; such a
+report starts a new one.
+
 Contents beyond the budget are evicted by size and age. A newcomer first displaces what neither
 this run nor the one before it used, least recently used first; then the largest cached file,
 if that is larger than the newcomer. Over a tree larger than the budget, the cache so settles on
@@ -41,10 +48,14 @@ import os
 import stat as stat_module
 import threading
 import time
+import weakref
 from collections import OrderedDict
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from shellfree.search.ignore_files import LoadedRules, load_rule_file
+
+if TYPE_CHECKING:
+    from shellfree.search.tree_watch import TreeWatch
 
 __all__ = [
     "DEFAULT_CONTENT_BUDGET", "DIRECTORY", "FILE", "OTHER", "OUTCOME_BYTES", "RACY_NS",
@@ -126,17 +137,19 @@ class Listing:
     collection in the host process then visits one object per directory, not one per entry.
     """
 
-    __slots__ = ("entries", "names", "signature", "trusted", "derived")
+    __slots__ = ("entries", "names", "signature", "trusted", "watched", "derived")
 
-    def __init__(self, entries: list[tuple], signature: tuple, trusted: bool) -> None:
+    def __init__(self, entries: list[tuple], signature: tuple, trusted: bool, watched: int = 0) -> None:
         self.entries = tuple(entries)
         self.names = tuple([e[0] for e in entries])
         self.signature = signature
         self.trusted = trusted
+        self.watched = watched  # the watch epoch that vouches for it; 0: none
         self.derived: tuple = ()
 
 
-# A cached file's content: (data, signature, trusted, generation), the run that last used it.
+# A cached file's content: (data, signature, trusted, generation, watched): generation is the
+# run that last used it, watched the watch epoch that vouches for it (0: none).
 # A plain tuple of bytes, ints and a bool, which the cyclic garbage collector stops tracking
 # after its first look (an object with slots stays tracked): a full collection in the host
 # process then skips the 40,000 records of a large tree instead of visiting each and its data.
@@ -153,8 +166,8 @@ _ADMIT_ALL = 1 << 62
 
 
 class _OutcomeTable(dict):
-    """One search's outcomes: file key -> (signature, outcome, printed bytes); ``printed``
-    sums the last field, against :data:`OUTCOME_BYTES`."""
+    """One search's outcomes: file key -> (signature, outcome, printed bytes, watch stamp);
+    ``printed`` sums the third field, against :data:`OUTCOME_BYTES`."""
 
     __slots__ = ("printed",)
 
@@ -168,6 +181,11 @@ class TreeCache:
     contents and the per-file outcomes of the last *remembered_searches* searches (0 keeps
     none), reused across searches while their ``stat`` says they are unchanged.
 
+    *watch* asks for change reports from the kernel instead of a ``stat`` per entry and use
+    (see the module docstring); where none can be had (not Linux, inotify_simple missing, the
+    instance limit reached) the cache works as without it, and :attr:`watch_unavailable` says
+    why. :meth:`close` releases the watch (it is released with the cache otherwise).
+
     *clock* gives wall-clock nanoseconds, the time base of file timestamps (tests set it).
     """
 
@@ -176,6 +194,7 @@ class TreeCache:
         content_budget: int = DEFAULT_CONTENT_BUDGET,
         *,
         remembered_searches: int = REMEMBERED_SEARCHES,
+        watch: "bool | TreeWatch" = False,
         clock: Callable[[], int] = time.time_ns,
     ) -> None:
         if content_budget < 0:
@@ -197,6 +216,45 @@ class TreeCache:
         self._admit_below = _ADMIT_ALL
         # search key -> {file key: (signature, outcome)}, least recently used first.
         self._outcomes: OrderedDict[object, dict] = OrderedDict()
+        self._rule_paths: set[bytes] = set()
+        # Entries stamped with this epoch are vouched for by the watch; a report that names
+        # no entry starts the next. Reports that drop entries bump _reports, so that an entry
+        # read while they were being applied is not stamped.
+        self._epoch = 1
+        self._reports = 0
+        self._watch: TreeWatch | None = None
+        self.watch_unavailable: str | None = None
+        if watch is True:
+            self._watch = self._start_watch()
+        elif watch is not False:
+            self._watch = watch  # a TreeWatch of the caller's (tests: its limits)
+        if self._watch is not None:
+            weakref.finalize(self, self._watch.close)
+
+    def _start_watch(self) -> "TreeWatch | None":
+        from shellfree.search.tree_watch import TreeWatch, watch_unavailable
+
+        self.watch_unavailable = watch_unavailable()
+        if self.watch_unavailable is not None:
+            return None
+        try:
+            return TreeWatch()
+        except OSError as err:
+            self.watch_unavailable = f"no inotify instance: {err}"
+            return None
+
+    @property
+    def watching(self) -> bool:
+        """True when change reports vouch for entries (see the module docstring)."""
+        return self._watch is not None
+
+    def close(self) -> None:
+        """Release the watch; the cache goes on with ``stat`` checks."""
+        with self._lock:
+            if self._watch is not None:
+                self._watch.close()
+                self._watch = None
+                self._epoch += 1
 
     def __repr__(self) -> str:
         return (f"TreeCache(content_budget={self.content_budget}, listings={len(self._listings)},"
@@ -210,24 +268,84 @@ class TreeCache:
 
     def begin_run(self) -> None:
         """Mark the start of a search: entries neither it nor the previous run used become the
-        first to go (see the module docstring)."""
+        first to go (see the module docstring). With a watch, apply the change reports queued
+        since the last run: from here on, the run sees every change made before it began."""
         with self._lock:
             self._generation += 1
             self._admit_below = _ADMIT_ALL  # what the last runs used may have aged out
+            if self._watch is not None:
+                self._apply_reports(self._watch)
+
+    def _apply_reports(self, watch: "TreeWatch") -> None:
+        """Drop what the watch reports changed. Lock held."""
+        watch.tops_moved()
+        changes = watch.changes()
+        if changes.everything or watch.lost:
+            self._epoch += 1
+            watch.lost = False
+        if not changes.children:
+            return
+        self._reports += 1
+        listings, contents, rules = self._listings, self._contents, self._rules
+        for directory, name, listing_too in changes.children:
+            path = (directory if directory.endswith(b"/") else directory + b"/") + name
+            if listing_too:
+                listings.pop((directory, False), None)
+                listings.pop((directory, True), None)
+            content = contents.pop(path, None)
+            if content is not None:
+                self._content_bytes -= _cost(content)
+            if path in self._rule_paths:
+                for key in [k for k in rules if k[0] == path]:
+                    del rules[key]
+            for table in self._outcomes.values():
+                for key in ((path, False), (path, True)):
+                    kept = table.pop(key, None)
+                    if kept is not None:
+                        table.printed -= kept[2]
+
+    def _watch_directory(self, watch: "TreeWatch | None", directory: bytes, inode: int, device: int) -> bool:
+        """Have *watch* report the changes of *directory*; True if it does."""
+        if watch is None:
+            return False
+        with self._lock:
+            covered = watch.add(directory, inode, device)
+            if watch.lost:  # a spelling now leads elsewhere: vouch for nothing read before
+                self._epoch += 1
+                watch.lost = False
+        return covered
+
+    def _vouches(self, directory: bytes) -> int:
+        """The stamp an entry of *directory* read from now on gets: the epoch when the watch
+        reports its changes, else 0."""
+        watch = self._watch
+        return self._epoch if watch is not None and watch.covers(directory) else 0
 
     # -- listings -----------------------------------------------------------------------------
     def listing(self, directory: bytes, sort_names: bool) -> Listing:
         """The entries of *directory* (sorted by name if *sort_names*); raises OSError as
         ``os.scandir`` would."""
         key = (directory, sort_names)
+        cached = self._listings.get(key)
+        if cached is not None and cached.watched == self._epoch:
+            return cached
+        watch = self._watch
+        epoch, reports = self._epoch, self._reports
+        if watch is not None and cached is not None and cached.signature:
+            # Watch first: a change after the stat below is then reported.
+            self._watch_directory(watch, directory, cached.signature[3], cached.signature[4])
         try:
             st = os.stat(directory)
         except OSError:
             st = None  # scandir below raises the error the walker reports
-        cached = self._listings.get(key)
         if cached is not None and st is not None and cached.trusted \
                 and _signature(st) == cached.signature:
+            if watch is not None and watch.covers(directory) and (epoch, reports) == (self._epoch, self._reports):
+                cached.watched = epoch
             return cached
+        # The watch may come after the stat: the listing is read after it, so a change after
+        # the stat is either seen by scandir or reported.
+        covered = st is not None and self._watch_directory(watch, directory, st.st_ino, st.st_dev)
         # Any moment before the listing is read will do: a later change that keeps the mtime
         # seen above must come within RACY_NS of it, and then the listing is not trusted.
         read_at = self._clock()
@@ -251,7 +369,8 @@ class TreeCache:
         if sort_names:
             entries.sort(key=_by_name)
         signature = _signature(st) if st is not None else ()
-        listing = Listing(entries, signature, trusted and _settled(st, read_at))  # type: ignore[arg-type]
+        watched = epoch if covered and trusted and (epoch, reports) == (self._epoch, self._reports) else 0
+        listing = Listing(entries, signature, trusted and _settled(st, read_at), watched)  # type: ignore[arg-type]
         with self._lock:
             self._listings[key] = listing
         return listing
@@ -268,6 +387,10 @@ class TreeCache:
         """:func:`load_rule_file`'s answer for these arguments, compiled once per version of
         the file."""
         key = (path, case_insensitive, report_io_errors, display)
+        cached = self._rules.get(key)
+        if cached is not None and cached[3] == self._epoch:
+            return cached[2]
+        epoch, reports = self._epoch, self._reports
         try:
             st = os.stat(path)
         except OSError:
@@ -277,15 +400,21 @@ class TreeCache:
             return load_rule_file(path, case_insensitive=case_insensitive,
                                   report_io_errors=report_io_errors, display=display)
         signature = _signature(st)
-        cached = self._rules.get(key)
+        watched = self._vouches(path.rpartition(b"/")[0]) if st.st_nlink == 1 else 0
         if cached is not None and cached[1] and cached[0] == signature:
+            if watched and (epoch, reports) == (self._epoch, self._reports):
+                with self._lock:
+                    self._rules[key] = cached[:3] + (watched,)
             return cached[2]
         read_at = self._clock()
         loaded = load_rule_file(path, case_insensitive=case_insensitive,
                                 report_io_errors=report_io_errors, display=display)
         # The stat came first: a file changed since carries a newer signature next time.
+        if (epoch, reports) != (self._epoch, self._reports):
+            watched = 0
         with self._lock:
-            self._rules[key] = (signature, _settled(st, read_at), loaded)
+            self._rules[key] = (signature, _settled(st, read_at), loaded, watched)
+            self._rule_paths.add(path)
         return loaded
 
     # -- contents -----------------------------------------------------------------------------
@@ -295,45 +424,64 @@ class TreeCache:
         reading the file does."""
         return self.read_signed(path)[0]
 
+    @property
+    def epoch(self) -> int:
+        """The stamp of what the watch vouches for now (see the module docstring)."""
+        return self._epoch
+
     def read_signed(
         self,
         path: bytes,
         st: os.stat_result | None = None,
         enough: Callable[[bytes], bool] | None = None,
         large: Callable[[os.stat_result], bool] | None = None,
-    ) -> tuple[bytes, tuple | None]:
+    ) -> tuple[bytes, tuple | None, int]:
         """As :meth:`read`, with the signature that vouches for the bytes returned on a later
         ``stat`` (None when nothing can: a file read in pieces, or one whose timestamps had
-        not settled when it was read). *st* is a ``stat`` of *path* the caller just made;
-        *enough* and *large* are :func:`read_whole`'s (only a head of the file may come back,
-        unsigned, or LargeFile be raised)."""
+        not settled when it was read) and the watch's stamp on them (0: none). *st* is a
+        ``stat`` of *path* the caller just made; *enough* and *large* are :func:`read_whole`'s
+        (only a head of the file may come back, unsigned, or LargeFile be raised)."""
         key = path
         cached = self._contents.get(key) if self.content_budget else None
+        epoch, reports = self._epoch, self._reports
         if cached is not None:
-            if st is None:
-                try:
-                    st = os.stat(path)
-                except OSError:
-                    st = None
-            data, signature, trusted, generation = cached
-            if st is not None and trusted and _signature(st) == signature:
+            data, signature, trusted, generation, watched = cached
+            if st is None and watched == epoch:
+                hit = True
+            else:
+                if st is None:
+                    try:
+                        st = os.stat(path)
+                    except OSError:
+                        st = None
+                hit = st is not None and trusted and _signature(st) == signature
+                if hit and st.st_nlink == 1:  # type: ignore[union-attr]
+                    watched = self._vouches(key.rpartition(b"/")[0])
+            if hit:
                 with self._lock:
                     if self._contents.get(key) is cached:
-                        if generation != self._generation:
-                            self._contents[key] = (data, signature, trusted, self._generation)
+                        if (generation, cached[4]) != (self._generation, watched) \
+                                and (epoch, reports) == (self._epoch, self._reports):
+                            self._contents[key] = (data, signature, trusted, self._generation, watched)
                         self._contents.move_to_end(key)
-                return data, signature
+                return data, signature, (watched if watched == epoch else 0)
+        # The directory's watch, if any, was added before this read: a change after it is
+        # reported.
+        watched = self._vouches(key.rpartition(b"/")[0])
         read_at = self._clock()
         data, st = read_whole(path, enough, large)
         if st is None:
-            return data, None
+            return data, None, 0
         signature = _signature(st)
         trusted = _settled(st, read_at)
+        if st.st_nlink != 1 or (epoch, reports) != (self._epoch, self._reports):
+            watched = 0
         if self.content_budget and (
             cached is not None or len(data) + ENTRY_OVERHEAD < self._admit_below
         ):
-            self._keep(key, (data, signature, trusted, self._generation))
-        return data, (signature if trusted else None)
+            self._keep(key, (data, signature, trusted, self._generation, watched))
+        # A watched entry that had not settled is vouched for by the watch alone.
+        return data, (signature if trusted or watched else None), watched
 
     def read_elsewhere(self, path: bytes, read: Callable[[], object]) -> tuple[object, tuple | None]:
         """``read()``'s result, for a file at *path* that the caller reads its own way (a large
@@ -372,29 +520,47 @@ class TreeCache:
             self._outcomes[search] = table
             return table
 
-    @staticmethod
-    def recall(table: dict, key: object, st: os.stat_result) -> object | None:
+    def kept(self, table: dict, key: tuple) -> tuple[object | None, bool]:
+        """(the outcome kept in *table* for *key*, True) when the watch vouches that the file
+        is unchanged since; (None, whether one is kept, to be checked by :meth:`recall`)
+        otherwise."""
+        kept = table.get(key)
+        if kept is None:
+            return None, False
+        if kept[3] == self._epoch:
+            return kept[1], True
+        return None, True
+
+    def recall(self, table: dict, key: tuple, st: os.stat_result) -> object | None:
         """The outcome kept in *table* for *key* if the file's ``stat`` *st* still matches the
         content it was computed from."""
+        epoch, reports = self._epoch, self._reports
         kept = table.get(key)
         if kept is not None and kept[0] == _signature(st):
+            if st.st_nlink == 1 and kept[3] != epoch:
+                watched = self._vouches(key[0].rpartition(b"/")[0])
+                if watched and (epoch, reports) == (self._epoch, self._reports):
+                    with self._lock:
+                        if table.get(key) is kept:
+                            table[key] = kept[:3] + (watched,)
             return kept[1]
         return None
 
     @staticmethod
     def remember(
-        table: _OutcomeTable, key: object, signature: tuple | None, outcome: object, size: int = 0
+        table: _OutcomeTable, key: object, signature: tuple | None, outcome: object, size: int = 0,
+        watched: int = 0,
     ) -> None:
         """Keep *outcome* (which prints *size* bytes) for *key*, computed from content with
-        *signature* (from :meth:`read_signed`; None keeps nothing and drops what was kept).
-        An outcome that would take the table's printed bytes past :data:`OUTCOME_BYTES` is
-        not kept."""
+        *signature* and the watch's stamp *watched* (both from :meth:`read_signed`; no
+        signature keeps nothing and drops what was kept). An outcome that would take the
+        table's printed bytes past :data:`OUTCOME_BYTES` is not kept."""
         old = table.pop(key, None)
         if old is not None:
             table.printed -= old[2]
         if signature is None or table.printed + size > OUTCOME_BYTES:
             return
-        table[key] = (signature, outcome, size)
+        table[key] = (signature, outcome, size, watched)
         table.printed += size
 
     def _keep(self, key: bytes, content: _Content) -> None:
@@ -420,7 +586,7 @@ class TreeCache:
         heap = self._by_size
         while self._content_bytes + cost > self.content_budget:
             oldest_key = next(iter(contents))
-            _, _, _, last_used = contents[oldest_key]
+            last_used = contents[oldest_key][3]
             if last_used < stale:
                 self._content_bytes -= _cost(contents.pop(oldest_key))
                 continue
@@ -471,6 +637,7 @@ class TreeCache:
             self._listings.clear()
             self._rules.clear()
             self._contents.clear()
+            self._rule_paths.clear()
             self._by_size.clear()
             self._admit_below = _ADMIT_ALL
             self._content_bytes = 0

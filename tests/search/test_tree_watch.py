@@ -1,0 +1,396 @@
+"""TreeCache(watch=True): change reports instead of a stat per entry, and nothing stale served.
+
+Every change test compares a warm run through a watched cache with a fresh run without a cache
+(the fresh run is what rg itself prints: the parity suites hold the uncached engine to it).
+The clock is one hour ahead, so the stat check would trust every entry it sees unchanged; the
+control tests show that the answers come from the watch: with its reports ignored, the same
+sequences serve stale results.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shellfree.search import tree_watch
+from shellfree.search.tree_cache import TreeCache
+from shellfree.search.tree_watch import Changes, TreeWatch, watch_unavailable
+
+from tests.search.test_tree_cache import (
+    Counter, build_tree, rewrite_in_place, rg, settled_clock, write,
+)
+
+pytestmark = pytest.mark.skipif(watch_unavailable() is not None, reason=str(watch_unavailable()))
+
+
+def watched_cache(**kwargs) -> TreeCache:
+    cache = TreeCache(watch=True, clock=settled_clock, **kwargs)
+    assert cache.watching, cache.watch_unavailable
+    return cache
+
+
+@pytest.fixture
+def tree(isolated):
+    # Every file but the ignored ones matches, so that any change shows in the printed lines.
+    return build_tree(isolated, deep=b"needle deep\n")
+
+
+def agree(root, cache, *args: str) -> bytes:
+    """The warm run's output, asserted equal to a fresh run's."""
+    fresh = rg(root, *args, cache=None)
+    assert rg(root, *args, cache=cache) == fresh
+    return fresh
+
+
+class TestWarmRunDoesNoStat:
+    def test_a_new_query_makes_no_system_call_below_the_tree(self, tree, monkeypatch):
+        cache = watched_cache()
+        agree(tree, cache, "-n", "needle")
+        fresh = rg(tree, "-c", "e", cache=None)
+        stats, scandirs, opens = (Counter(monkeypatch, name, tree) for name in ("stat", "scandir", "open"))
+        warm = rg(tree, "-c", "e", cache=cache)
+        assert warm == fresh
+        assert scandirs.calls == opens.calls == []
+        # A run still stats the walk root (it may be a symlink re-pointed meanwhile) and probes
+        # for the repository (.git, .git/info/exclude), but no entry of the tree.
+        entries = (b"a.txt", b"b.log", b"sub", b".gitignore", b".ignore")
+        assert [call for call in stats.calls if call.endswith(entries)] == []
+        assert len(stats.calls) <= 6, stats.calls
+
+    def test_without_the_watch_every_entry_is_stat_checked(self, tree, monkeypatch):
+        # The counter sees the stats the watch saves.
+        cache = TreeCache(clock=settled_clock)
+        rg(tree, "-n", "needle", cache=cache)
+        stats = Counter(monkeypatch, "stat", tree)
+        rg(tree, "-c", "e", cache=cache)
+        assert len(stats.calls) >= 8
+
+    def test_a_watch_is_released_with_close(self, tree):
+        cache = watched_cache()
+        agree(tree, cache, "needle")
+        cache.close()
+        assert not cache.watching
+        write(tree / "a.txt", b"needle changed\n")
+        agree(tree, cache, "needle")
+
+
+# Each change is applied between two warm runs; the second must print what a fresh run prints.
+def append(root):
+    with open(root / "a.txt", "ab") as handle:
+        handle.write(b"needle appended\n")
+
+
+def same_size_twice(root):
+    rewrite_in_place(root / "a.txt", b"needle One\n")
+    rewrite_in_place(root / "a.txt", b"needle ONE\n")
+
+
+def same_size_same_times(root):
+    st = os.stat(root / "sub" / "c.txt")
+    rewrite_in_place(root / "sub" / "c.txt", b"needle TWO\n")
+    os.utime(root / "sub" / "c.txt", ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def create(root):
+    write(root / "sub" / "deep" / "new.txt", b"needle new\n")
+
+
+def delete(root):
+    os.unlink(root / "sub" / "c.txt")
+
+
+def rename_file(root):
+    os.rename(root / "a.txt", root / "sub" / "moved.txt")
+
+
+def replace_by_rename(root):
+    write(root / "tmp.part", b"needle replaced\n")
+    os.replace(root / "tmp.part", root / "sub" / "deep" / "d.txt")
+
+
+def gitignore_in_place(root):
+    rewrite_in_place(root / ".gitignore", b"*.txt\n")
+
+
+def ignore_file_in_place(root):
+    rewrite_in_place(root / "sub" / ".ignore", b"c.txt\n")
+
+
+def new_directory(root):
+    write(root / "sub" / "fresh" / "f.txt", b"needle fresh\n")
+
+
+def remove_directory(root):
+    shutil.rmtree(root / "sub" / "deep")
+
+
+def rename_directory(root):
+    os.rename(root / "sub", root / "sub2")
+
+
+def directory_moved_and_recreated(root):
+    # The old directory keeps its watch elsewhere; the new one under its name must not use it.
+    os.rename(root / "sub", root / "gone")
+    write(root / "sub" / "deep" / "d.txt", b"needle recreated\n")
+
+
+def directory_replaced_by_symlink(root):
+    write(root / "elsewhere" / "e.txt", b"needle elsewhere\n")
+    shutil.rmtree(root / "sub" / "deep")
+    os.symlink(root / "elsewhere", root / "sub" / "deep")
+
+
+def mode_change(root):
+    os.chmod(root / "sub" / "c.txt", 0o000)
+
+
+CHANGES = [append, same_size_twice, same_size_same_times, create, delete, rename_file,
+           replace_by_rename, gitignore_in_place, ignore_file_in_place, new_directory,
+           remove_directory, rename_directory, directory_moved_and_recreated,
+           directory_replaced_by_symlink]
+
+
+@pytest.mark.parametrize("change", CHANGES, ids=lambda change: change.__name__)
+@pytest.mark.parametrize("args", [("-n", "needle"), ("--files",), ("-c", "needle", "--sort", "path")],
+                         ids=["search", "files", "count"])
+def test_a_change_between_runs_is_seen(tree, change, args):
+    cache = watched_cache()
+    agree(tree, cache, *args)
+    agree(tree, cache, *args)  # now vouched for by the watch
+    before = rg(tree, *args, cache=None)
+    change(tree)
+    after = agree(tree, cache, *args)
+    agree(tree, cache, *args)
+    if args == ("-n", "needle"):
+        assert after != before, "every change shows in the printed lines"
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root reads any file")
+def test_a_mode_change_is_seen(tree):
+    cache = watched_cache()
+    agree(tree, cache, "-n", "needle")
+    agree(tree, cache, "-n", "needle")
+    mode_change(tree)
+    assert b"Permission denied" in agree(tree, cache, "-n", "needle")
+
+
+@pytest.mark.parametrize("change", [append, same_size_twice, create, delete, gitignore_in_place,
+                                    remove_directory, directory_moved_and_recreated],
+                         ids=lambda change: change.__name__)
+def test_with_the_reports_ignored_the_cache_would_be_stale(tree, change, monkeypatch):
+    # The control: the warm runs above print the change because the reports drop entries.
+    cache = watched_cache()
+    agree(tree, cache, "-n", "needle")
+    agree(tree, cache, "-n", "needle")
+    monkeypatch.setattr(TreeWatch, "changes", lambda self: Changes())
+    change(tree)
+    assert rg(tree, "-n", "needle", cache=cache) != rg(tree, "-n", "needle", cache=None)
+
+
+def test_a_report_naming_no_entry_sends_every_entry_to_the_stat_check(tree, monkeypatch):
+    cache = watched_cache()
+    agree(tree, cache, "-n", "needle")
+    agree(tree, cache, "-n", "needle")
+    lost = Changes()
+    lost.everything = True  # as for a queue overflow: the reports themselves are gone
+    real_changes = TreeWatch.changes
+    monkeypatch.setattr(TreeWatch, "changes", lambda self: (real_changes(self), lost)[1])
+    append(tree)
+    stats = Counter(monkeypatch, "stat", tree)
+    agree(tree, cache, "-n", "needle")
+    assert [call for call in stats.calls if call.endswith(b"/a.txt")]
+
+
+class TestSymlinkedRoot:
+    def test_a_root_symlink_re_pointed_is_seen(self, tmp_path):
+        for name, text in (("one", b"needle one\n"), ("two", b"needle two\n")):
+            write(tmp_path / name / "sub" / "f.txt", text)
+        os.symlink(tmp_path / "one", tmp_path / "current")
+        cache = watched_cache()
+        agree(tmp_path, cache, "-n", "needle", "current")
+        agree(tmp_path, cache, "-n", "needle", "current")
+        os.unlink(tmp_path / "current")
+        os.symlink(tmp_path / "two", tmp_path / "current")
+        assert b"needle two" in agree(tmp_path, cache, "-n", "needle", "current")
+
+    def test_a_directory_above_the_root_renamed_is_seen(self, tmp_path):
+        write(tmp_path / "a" / "b" / "f.txt", b"needle old\n")
+        cache = watched_cache()
+        agree(tmp_path, cache, "-n", "needle", "a/b")
+        agree(tmp_path, cache, "-n", "needle", "a/b")
+        os.rename(tmp_path / "a", tmp_path / "a.old")
+        write(tmp_path / "a" / "b" / "f.txt", b"needle new\n")
+        assert b"needle new" in agree(tmp_path, cache, "-n", "needle", "a/b")
+
+
+def test_a_hard_linked_file_is_never_vouched_for_by_the_watch(tree, monkeypatch):
+    # A write through a link in a directory nobody watches makes no report here.
+    os.link(tree / "a.txt", tree.parent / "outside-link")
+    cache = watched_cache()
+    agree(tree, cache, "-n", "needle")
+    agree(tree, cache, "-n", "needle")
+    stats = Counter(monkeypatch, "stat", tree)
+    agree(tree, cache, "-c", "needle")
+    assert [call for call in stats.calls if call.endswith(b"/a.txt")]
+    rewrite_in_place(tree.parent / "outside-link", b"needle ONE\n")
+    assert b"needle ONE" in agree(tree, cache, "-n", "needle")
+
+
+def without_reports(monkeypatch) -> None:
+    """Make the next runs' reads find the reports lost (as after a queue overflow)."""
+    def lost(self):
+        while self._inotify.read(timeout=0):
+            pass  # read and dropped unseen, as the kernel drops them when its queue is full
+        found = Changes()
+        found.everything = True
+        return found
+
+    monkeypatch.setattr(TreeWatch, "changes", lost)
+
+
+def test_a_name_that_leads_to_another_directory_gets_a_new_watch(tree, monkeypatch):
+    cache = watched_cache()
+    agree(tree, cache, "-n", "needle")
+    agree(tree, cache, "-n", "needle")
+    with monkeypatch.context() as lost:
+        without_reports(lost)  # the old directory's own report of its move is lost too
+        directory_moved_and_recreated(tree)
+        agree(tree, cache, "-n", "needle")  # validated by stat: the listing is read again
+    agree(tree, cache, "-n", "needle")
+    rewrite_in_place(tree / "sub" / "deep" / "d.txt", b"needle RECREATED\n")
+    assert b"needle RECREATED" in agree(tree, cache, "-n", "needle")
+
+
+def test_what_was_watched_below_a_moved_root_is_forgotten(tmp_path):
+    # A file named on the command line is read through its directory's watch: the watch of
+    # the directory the root led to before must not vouch for the one it leads to now.
+    for name in ("one", "two"):
+        write(tmp_path / name / "sub" / "f.txt", b"needle %s\n" % name.encode())
+    os.symlink(tmp_path / "one", tmp_path / "current")
+    cache = watched_cache(remembered_searches=0)
+    agree(tmp_path, cache, "-n", "needle", "current")
+    agree(tmp_path, cache, "-n", "needle", "current")
+    os.unlink(tmp_path / "current")
+    os.symlink(tmp_path / "two", tmp_path / "current")
+    agree(tmp_path, cache, "-n", "needle", "current/sub/f.txt")
+    rewrite_in_place(tmp_path / "two" / "sub" / "f.txt", b"needle TWO\n")
+    assert b"needle TWO" in agree(tmp_path, cache, "-n", "needle", "current/sub/f.txt")
+
+
+def test_a_directory_s_own_attributes_are_a_report_about_everything_below(tmp_path):
+    write(tmp_path / "d" / "f", b"x\n")
+    watch = TreeWatch()
+    try:
+        st_d = os.stat(tmp_path / "d")
+        assert watch.add(os.fsencode(str(tmp_path / "d")), st_d.st_ino, st_d.st_dev)
+        assert not watch.changes().everything
+        os.chmod(tmp_path / "d", 0o700)
+        assert watch.changes().everything
+        with open(tmp_path / "d" / "f", "ab") as handle:
+            handle.write(b"y\n")
+        found = watch.changes()
+        assert not found.everything
+        assert set(found.children) == {(os.fsencode(str(tmp_path / "d")), b"f", False)}
+    finally:
+        watch.close()
+
+
+def test_a_directory_not_on_a_local_file_system_is_not_watched(tree, tmp_path_factory, monkeypatch):
+    device = os.stat(tree).st_dev
+    fake = tmp_path_factory.mktemp("proc") / "mountinfo"
+    fake.write_text(f"27 1 {os.major(device)}:{os.minor(device)} / / rw - nfs4 server:/x rw\n")
+    cache = TreeCache(watch=TreeWatch(mountinfo=str(fake)), clock=settled_clock)
+    agree(tree, cache, "-n", "needle")
+    assert len(cache._watch) == 0
+    stats = Counter(monkeypatch, "stat", tree)
+    append(tree)
+    agree(tree, cache, "-n", "needle")
+    assert len(stats.calls) >= 8
+
+
+def test_past_the_watch_limit_directories_are_stat_checked(tree, monkeypatch):
+    cache = TreeCache(watch=TreeWatch(max_watches=1), clock=settled_clock)
+    agree(tree, cache, "-n", "needle")
+    assert len(cache._watch) == 1
+    for change in (append, create, ignore_file_in_place):
+        change(tree)
+        agree(tree, cache, "-n", "needle")
+
+
+def test_no_watch_where_inotify_is_missing(monkeypatch):
+    monkeypatch.setitem(sys.modules, "inotify_simple", None)
+    cache = TreeCache(watch=True)
+    assert not cache.watching
+    assert cache.watch_unavailable == "the inotify_simple package is not installed"
+
+
+def test_local_devices_reads_the_mount_table(tmp_path):
+    table = tmp_path / "mountinfo"
+    table.write_text(
+        "27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n"
+        "28 27 0:25 / /mnt/c rw - 9p drvfs rw\n"
+        "29 27 0:26 / /run shared:1 master:2 - tmpfs tmpfs rw\n"
+        "garbage\n"
+    )
+    devices = tree_watch._local_devices(str(table))
+    assert devices == {os.makedev(254, 0): True, os.makedev(0, 25): False, os.makedev(0, 26): True}
+    assert tree_watch._local_devices(str(tmp_path / "missing")) == {}
+
+
+OPERATIONS = st.lists(
+    st.tuples(
+        st.sampled_from(["write", "append", "delete", "mkdir", "rmdir", "rename", "ignore", "run"]),
+        st.sampled_from(["a", "b", "d/a", "d/b", "d/e/a", "e"]),
+        st.sampled_from(["d", "d/e", "f", "."]),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(OPERATIONS)
+def test_any_sequence_of_changes_prints_what_a_fresh_run_prints(tmp_path_factory, operations):
+    root = tmp_path_factory.mktemp("seq")
+    write(root / ".git" / "HEAD", b"ref: refs/heads/main\n")
+    write(root / "a", b"needle a\n")
+    write(root / "d" / "a", b"needle d/a\n")
+    write(root / "d" / "e" / "a", b"needle d/e/a\n")
+    cache = watched_cache(content_budget=1 << 20)
+    try:
+        apply_and_compare(root, cache, operations)
+    finally:
+        cache.close()  # inotify instances are a per-user limit (128 by default)
+
+
+def apply_and_compare(root, cache, operations) -> None:
+    agree(root, cache, "-n", "needle")
+    for number, (operation, name, directory) in enumerate(operations):
+        path = root / name
+        try:
+            if operation == "write":
+                write(path, b"needle %d %s\n" % (number, name.encode()))
+            elif operation == "append" and path.is_file():
+                with open(path, "ab") as handle:
+                    handle.write(b"needle more\n")
+            elif operation == "delete" and path.is_file():
+                path.unlink()
+            elif operation == "mkdir":
+                (root / directory / "new").mkdir(parents=True, exist_ok=True)
+                write(root / directory / "new" / "n", b"needle n\n")
+            elif operation == "rmdir" and directory != "." and (root / directory).is_dir():
+                shutil.rmtree(root / directory)
+            elif operation == "rename" and path.exists() and (root / directory).is_dir():
+                os.rename(path, root / directory / ("r%d" % number))
+            elif operation == "ignore" and (root / directory).is_dir():
+                write(root / directory / ".ignore", name.rpartition("/")[2].encode() + b"\n")
+            elif operation == "run":
+                agree(root, cache, "-n", "needle")
+        except OSError:
+            continue  # an operation the tree's current shape refuses (a file in the way)
+    agree(root, cache, "-n", "needle")
+    agree(root, cache, "--files")
