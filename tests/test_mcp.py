@@ -29,10 +29,11 @@ from mcp.client.stdio import stdio_client
 TIMEOUT_S = 20
 
 
-def _server(root: Path, home: Path) -> StdioServerParameters:
+def _server(root: Path, home: Path, *options: str) -> StdioServerParameters:
     env = {**os.environ, "HOME": str(home), "PYTHONPATH": os.pathsep.join(sys.path)}
     return StdioServerParameters(command=sys.executable,
-                                 args=["-m", "shellfree", "mcp", "--root", str(root)], env=env)
+                                 args=["-m", "shellfree", "mcp", "--root", str(root), *options],
+                                 env=env)
 
 
 def _dump(model: Any) -> dict[str, Any]:
@@ -139,6 +140,40 @@ def test_each_connection_has_its_own_task_state(task):
 
     anyio.run(both)
     assert warnings == [[False, False, True], [False, False]]
+
+
+def test_a_watching_server_sees_a_change_made_outside_it(task):
+    """--watch: a file rewritten in place between two searches (same size, same second) is
+    searched again, not served from the cache."""
+    root, home, errlog_path = task
+    totals: list[list[str]] = []
+
+    async def session_run() -> None:
+        with open(errlog_path, "a") as errlog:
+            async with stdio_client(_server(root, home, "--watch"), errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    for text in ("needle here", "needle HERE", "needle here"):
+                        with open(root / "notes.txt", "r+b") as handle:
+                            handle.write(f"alpha\n{text}\nomega\n".encode())
+                        payload, _ = await _call(session, "search_files", {"pattern": "needle.*"})
+                        totals.append([m["content"] for m in payload["matches"]])
+
+    async def bounded() -> None:
+        with anyio.fail_after(TIMEOUT_S):
+            await session_run()
+
+    anyio.run(bounded)
+    assert totals == [["needle here"], ["needle HERE"], ["needle here"]]
+
+
+def test_watch_gives_each_connection_a_watching_tree_cache(tmp_path):
+    from shellfree.mcp_server import _watched_tools
+    from shellfree.search.tree_watch import watch_unavailable
+
+    tools = _watched_tools(str(tmp_path))
+    assert tools.tree_cache is not None
+    assert tools.tree_cache.watching == (watch_unavailable() is None)
 
 
 def test_closing_stdin_ends_the_server(task):

@@ -117,6 +117,9 @@ def _parser() -> "argparse.ArgumentParser":
                           "current directory)")
     mcp.add_argument("--no-v4a", dest="v4a", action="store_false",
                      help="advertise the replace-only patch schema (no V4A multi-file patches)")
+    mcp.add_argument("--watch", action="store_true",
+                     help="let the kernel report changes to the tree (Linux inotify) instead of a "
+                          "stat of every cached file per search; see README, Performance")
     mcp.set_defaults(run=_mcp)
 
     bench = commands.add_parser(
@@ -250,7 +253,7 @@ def _mcp(options: "argparse.Namespace") -> int:
         sys.stderr.write(f"shellfree mcp: --root {root!r} is not a directory\n")
         return 2
     try:
-        serve_stdio(root, v4a=options.v4a)
+        serve_stdio(root, v4a=options.v4a, watch=options.watch)
     except MCPUnavailableError as err:
         sys.stderr.write(f"shellfree mcp: {err}\n")
         return 1

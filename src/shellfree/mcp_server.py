@@ -180,17 +180,26 @@ def _default_tools(root: str) -> FileTools:
     return FileTools(root)
 
 
-async def run_stdio(root: str | os.PathLike[str] = ".", *, v4a: bool = True) -> None:
-    """Serve one connection on this process's stdin/stdout until the client closes stdin."""
+def _watched_tools(root: str) -> FileTools:
+    from shellfree.engine.file_tools import FileTools
+    from shellfree.search.tree_cache import TreeCache
+
+    return FileTools(root, tree_cache=TreeCache(watch=True))
+
+
+async def run_stdio(root: str | os.PathLike[str] = ".", *, v4a: bool = True, watch: bool = False) -> None:
+    """Serve one connection on this process's stdin/stdout until the client closes stdin.
+    *watch*: the tree cache takes the kernel's change reports instead of a ``stat`` per cached
+    file (``TreeCache(watch=True)``)."""
     _, _, stdio_server = _import_sdk()
-    server = create_server(root, v4a=v4a)
+    server = create_server(root, v4a=v4a, tools_factory=_watched_tools if watch else None)
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def serve_stdio(root: str | os.PathLike[str] = ".", *, v4a: bool = True) -> None:
+def serve_stdio(root: str | os.PathLike[str] = ".", *, v4a: bool = True, watch: bool = False) -> None:
     """Blocking form of :func:`run_stdio` (what ``shellfree mcp`` runs)."""
     _import_sdk()  # fail with the install hint before an event loop exists
     import anyio
 
-    anyio.run(lambda: run_stdio(root, v4a=v4a))
+    anyio.run(lambda: run_stdio(root, v4a=v4a, watch=watch))

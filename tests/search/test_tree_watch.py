@@ -206,6 +206,24 @@ def test_a_report_naming_no_entry_sends_every_entry_to_the_stat_check(tree, monk
     assert [call for call in stats.calls if call.endswith(b"/a.txt")]
 
 
+def test_an_outcome_from_an_unsettled_file_is_not_recalled_once_the_watch_stops_vouching(
+        tree, monkeypatch):
+    # Within one timestamp tick a same-size rewrite can keep the stat signature (here: ctime
+    # left out, as on Windows and on coarse clocks). The watch vouches for the first read; once
+    # it stops (lost reports), the stat check must not find an outcome to recall.
+    from shellfree.search import tree_cache as tree_cache_module
+    from tests.search.test_tree_cache import TestRacyRule
+
+    monkeypatch.setattr(tree_cache_module, "_signature",
+                        lambda st: (st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev, st.st_mode))
+    cache = TreeCache(watch=True)  # the real clock: the files were written just now
+    agree(tree, cache, "-n", "needle")
+    agree(tree, cache, "-n", "needle")
+    without_reports(monkeypatch)
+    TestRacyRule.same_tick_rewrite(None, tree / "a.txt", b"needle ONE\n")
+    assert b"needle ONE" in agree(tree, cache, "-n", "needle")
+
+
 class TestSymlinkedRoot:
     def test_a_root_symlink_re_pointed_is_seen(self, tmp_path):
         for name, text in (("one", b"needle one\n"), ("two", b"needle two\n")):
@@ -327,6 +345,12 @@ def test_no_watch_where_inotify_is_missing(monkeypatch):
     cache = TreeCache(watch=True)
     assert not cache.watching
     assert cache.watch_unavailable == "the inotify_simple package is not installed"
+
+
+def test_no_watch_off_linux(monkeypatch):
+    monkeypatch.setattr(sys, "platform", "win32")
+    cache = TreeCache(watch=True)
+    assert (cache.watching, cache.watch_unavailable) == (False, "inotify is Linux-only")
 
 
 def test_local_devices_reads_the_mount_table(tmp_path):

@@ -239,7 +239,7 @@ class TreeCache:
             return None
         try:
             return TreeWatch()
-        except OSError as err:
+        except (OSError, AttributeError) as err:  # AttributeError: a libc without inotify
             self.watch_unavailable = f"no inotify instance: {err}"
             return None
 
@@ -424,11 +424,6 @@ class TreeCache:
         reading the file does."""
         return self.read_signed(path)[0]
 
-    @property
-    def epoch(self) -> int:
-        """The stamp of what the watch vouches for now (see the module docstring)."""
-        return self._epoch
-
     def read_signed(
         self,
         path: bytes,
@@ -464,7 +459,7 @@ class TreeCache:
                                 and (epoch, reports) == (self._epoch, self._reports):
                             self._contents[key] = (data, signature, trusted, self._generation, watched)
                         self._contents.move_to_end(key)
-                return data, signature, (watched if watched == epoch else 0)
+                return data, (signature if trusted else None), (watched if watched == epoch else 0)
         # The directory's watch, if any, was added before this read: a change after it is
         # reported.
         watched = self._vouches(key.rpartition(b"/")[0])
@@ -480,8 +475,9 @@ class TreeCache:
             cached is not None or len(data) + ENTRY_OVERHEAD < self._admit_below
         ):
             self._keep(key, (data, signature, trusted, self._generation, watched))
-        # A watched entry that had not settled is vouched for by the watch alone.
-        return data, (signature if trusted or watched else None), watched
+        # Unsettled, it gets no signature even when watched: an outcome computed from it must
+        # not be recalled by a stat check after the watch stops vouching (a new epoch).
+        return data, (signature if trusted else None), watched
 
     def read_elsewhere(self, path: bytes, read: Callable[[], object]) -> tuple[object, tuple | None]:
         """``read()``'s result, for a file at *path* that the caller reads its own way (a large
