@@ -224,6 +224,44 @@ def test_an_outcome_from_an_unsettled_file_is_not_recalled_once_the_watch_stops_
     assert b"needle ONE" in agree(tree, cache, "-n", "needle")
 
 
+def test_concurrent_runs_with_changes_between_them(tree):
+    # Four threads search through one watched cache while the main thread edits the tree;
+    # after the edits stop, every thread's next run prints what a fresh run prints.
+    import threading
+
+    cache = watched_cache(content_budget=600)
+    queries = [("-n", "needle"), ("--files",), ("-c", "needle"), ("-l", "needle")]
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def worker(offset: int) -> None:
+        try:
+            number = offset
+            while not stop.is_set():
+                rg(tree, *queries[number % len(queries)], cache=cache)
+                number += 1
+        except BaseException as err:  # noqa: BLE001 - reported by the assertion below
+            errors.append(err)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    try:
+        for number in range(30):
+            write(tree / "sub" / f"n{number % 5}.txt", b"needle %d\n" % number)
+            rewrite_in_place(tree / "a.txt", b"needle %03d\n" % number)
+            if number % 10 == 9:
+                os.unlink(tree / "sub" / "c.txt") if (tree / "sub" / "c.txt").exists() \
+                    else write(tree / "sub" / "c.txt", b"needle back\n")
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    assert errors == []
+    for query in queries:
+        agree(tree, cache, *query)
+
+
 class TestSymlinkedRoot:
     def test_a_root_symlink_re_pointed_is_seen(self, tmp_path):
         for name, text in (("one", b"needle one\n"), ("two", b"needle two\n")):
