@@ -22,7 +22,9 @@ What the kernel does not report, so the cache must not rely on the watch for it:
 - a change to a file through another hard link, in a directory that is not watched: a file
   with more than one link is never vouched for by the watch (the cache checks ``st_nlink``);
 - writes through a shared writable memory map, which change pages but make no ``write`` call.
-  No file tool writes that way; a program that does is noticed by the ``stat`` check only.
+  No file tool writes that way; a program that does is noticed by the ``stat`` check only;
+- a file system mounted over a watched directory below a search root (mounting needs root):
+  the watch stays on the directory underneath.
 
 Watches are a per-user kernel resource (``fs.inotify.max_user_watches``) that editors and
 file-sync tools need too, so a watch takes at most a quarter of the limit; past it, directories
