@@ -262,6 +262,31 @@ def test_concurrent_runs_with_changes_between_them(tree):
         agree(tree, cache, *query)
 
 
+def _max_queued_events() -> int:
+    try:
+        with open("/proc/sys/fs/inotify/max_queued_events", encoding="ascii") as limit:
+            return int(limit.read())
+    except (OSError, ValueError):
+        return 1 << 30
+
+
+@pytest.mark.skipif(_max_queued_events() > 100_000, reason="a queue too long to overflow quickly")
+def test_a_real_queue_overflow_sends_every_entry_to_the_stat_check(tree, monkeypatch):
+    cache = watched_cache()
+    agree(tree, cache, "-n", "needle")
+    agree(tree, cache, "-n", "needle")
+    epoch = cache._epoch
+    # Each append is at least two reports (modified, closed after writing).
+    for number in range(_max_queued_events() // 2 + 10):
+        with open(tree / "b.log", "ab") as handle:
+            handle.write(b"x")
+    rewrite_in_place(tree / "sub" / "c.txt", b"needle TWO\n")  # its report is lost
+    stats = Counter(monkeypatch, "stat", tree)
+    assert b"needle TWO" in agree(tree, cache, "-n", "needle")
+    assert cache._epoch > epoch
+    assert [call for call in stats.calls if call.endswith(b"/c.txt")]
+
+
 class TestSymlinkedRoot:
     def test_a_root_symlink_re_pointed_is_seen(self, tmp_path):
         for name, text in (("one", b"needle one\n"), ("two", b"needle two\n")):
