@@ -20,7 +20,9 @@ What the kernel does not report, so the cache must not rely on the watch for it:
   Only directories on :data:`LOCAL_FILESYSTEMS` are watched (by the mount table's type for the
   directory's device);
 - a change to a file through another hard link, in a directory that is not watched: a file
-  with more than one link is never vouched for by the watch (the cache checks ``st_nlink``);
+  that has more than one link when it is read is never vouched for by the watch (the cache
+  checks ``st_nlink``), but a link made later is reported only to watches of the file itself,
+  and the cache watches directories;
 - writes through a shared writable memory map, which change pages but make no ``write`` call.
   No file tool writes that way; a program that does is noticed by the ``stat`` check only;
 - a file system mounted over a watched directory below a search root (mounting needs root):
