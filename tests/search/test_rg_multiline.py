@@ -20,6 +20,20 @@ BIG = b"".join(b"line %05d\n" % i for i in range(9000))
 BIG_NUL = BIG[:70000] + b"\0" + BIG[70000:]
 
 CASES = {
+    # -o prints nothing of a match that is only line terminators, but under context rg still
+    # writes the "--" between files before it (and again for the next file).
+    "o-empty-pieces-separator": (
+        {"a.txt": b"x1\nabc\n\n\nz\n", "b.txt": b"\n\n", "c.txt": b"\n\n", "d.txt": b"x1\nabc\n\n\nz\n"},
+        ["-U", "-o", "-C1", "\\n\\n", "a.txt", "b.txt", "c.txt", "d.txt"],
+    ),
+    "o-empty-pieces-first": (
+        {"a.txt": b"x1\nabc\n\n\nz\n", "b.txt": b"\n\n"},
+        ["-U", "-o", "-A1", "-n", "\\n\\n", "b.txt", "a.txt"],
+    ),
+    "o-empty-pieces-heading": (
+        {"a.txt": b"x1\nabc\n\n\nz\n", "b.txt": b"\n\n"},
+        ["-U", "-o", "-C1", "--heading", "\\n\\n", "a.txt", "b.txt", "a.txt"],
+    ),
     # -m counts regex matches; the search stops there and later lines are context.
     "m-after-context": ({"a.txt": b"x\nx\nx\n"}, ["-U", "-A3", "-m1", "-n", "x\\n", "a.txt"]),
     "m-two-in-one-line": ({"a.txt": b"ba\na\n"}, ["-U", "-m2", "a|b|c\\n", "a.txt"]),

@@ -149,8 +149,10 @@ def _stdout_identity(stream: BinaryIO) -> tuple[int, int] | None:
 class Outcome:
     """What searching one file produced: its output, and what it means for the exit status.
 
-    *starts_with_line*: whether the chunk begins with a line; rg's "--" between files precedes
-    a line only. Written out rather than a Record: one is made per file.
+    *starts_with_line*: whether the chunk begins with a line (default: whether there is a
+    chunk); rg's "--" between files precedes a line only, and a line printed empty counts (-o
+    prints nothing of a match that is all line terminators, yet rg writes the "--" before it).
+    Written out rather than a Record: one is made per file.
     """
 
     __slots__ = ("searched", "matched", "chunk", "starts_with_line", "json", "errors")
@@ -160,14 +162,14 @@ class Outcome:
         searched: bool = False,
         matched: bool = False,
         chunk: bytes = b"",
-        starts_with_line: bool = True,
+        starts_with_line: bool | None = None,
         json: bytes = b"",
         errors: tuple[str, ...] = (),
     ) -> None:
         self.searched = searched
         self.matched = matched
         self.chunk = chunk
-        self.starts_with_line = starts_with_line
+        self.starts_with_line = bool(chunk) if starts_with_line is None else starts_with_line
         self.json = json
         self.errors = errors
 
@@ -536,13 +538,14 @@ class _Search:
             out.stdout.write(outcome.json)
         if args.quiet and outcome.matched and self.json is None:
             return False
-        if outcome.chunk:
+        if outcome.chunk or outcome.starts_with_line:
             if self.printed_before and self.file_separator is not None and outcome.starts_with_line:
                 out.stdout.write(self.file_separator + self.file_separator_end)
-            elif self.printed_before and args.heading and self.standard is not None:
+            elif self.printed_before and args.heading and self.standard is not None and outcome.chunk:
                 out.stdout.write(b"\n")
-            out.stdout.write(outcome.chunk)
-            self.printed_before = True
+            if outcome.chunk:
+                out.stdout.write(outcome.chunk)
+                self.printed_before = True
         return True
 
     def finish(self, implicit_root: bool) -> int:
