@@ -20,6 +20,16 @@ BIG = b"".join(b"line %05d\n" % i for i in range(9000))
 BIG_NUL = BIG[:70000] + b"\0" + BIG[70000:]
 
 CASES = {
+    # -l and -q stop at the first selected line under -v too in the multi-line searcher (used
+    # with -U for a pattern with a line anchor or that can match "\n"), so a walked file whose
+    # NUL lies past the first 64 KiB is listed; the line searcher reads on, sees the NUL and
+    # drops it.
+    "l-invert-walked-nul-late": ({"big.txt": BIG_NUL}, ["-U", "-l", "-v", "03321$"]),
+    "q-invert-walked-nul-late": ({"big.txt": BIG_NUL}, ["-U", "-q", "-v", "03321$"]),
+    "l-invert-walked-nul-late-newline": ({"big.txt": BIG_NUL}, ["-U", "-l", "-v", "x\\n"]),
+    "l-invert-walked-nul-late-line-searcher": ({"big.txt": BIG_NUL}, ["-U", "-l", "-v", "03321"]),
+    "l-invert-walked-nul-late-no-U": ({"big.txt": BIG_NUL}, ["-l", "-v", "03321$"]),
+    "c-invert-walked-nul-late": ({"big.txt": BIG_NUL}, ["-U", "-c", "-v", "03321$"]),
     # -o prints nothing of a match that is only line terminators, but under context rg still
     # writes the "--" between files before it (and again for the next file).
     "o-empty-pieces-separator": (

@@ -268,10 +268,13 @@ class _Search:
             before_context=before,
             after_context=after,
             submatches=args.only_matching or args.column or self.mode in ("count_matches", "json"),
-            # rg --json -q still reads every file for its summary's statistics.
+            # rg --json -q still reads every file for its summary's statistics. Under -v the
+            # line searcher goes on past the first selected line (it leaves its inverted scan
+            # of a buffer without stopping the search), the multi-line one does not: a walked
+            # file with a NUL past its first 64 KiB is listed by -U -l -v, not by -l -v.
             stop_at_first=(
                 (args.quiet and self.mode != "json") or self.mode == "files_with_matches"
-            ) and not args.invert,
+            ) and (not args.invert or multiline),
             crlf=args.crlf,
             timeout=REGEX_TIMEOUT_SECONDS,
         )
