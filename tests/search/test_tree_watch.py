@@ -287,6 +287,24 @@ def test_a_real_queue_overflow_sends_every_entry_to_the_stat_check(tree, monkeyp
     assert [call for call in stats.calls if call.endswith(b"/c.txt")]
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
+def test_a_forked_child_leaves_the_reports_to_its_parent(tree):
+    cache = watched_cache()
+    agree(tree, cache, "-n", "needle")
+    agree(tree, cache, "-n", "needle")
+    append(tree)
+    pid = os.fork()
+    if pid == 0:  # the child searches through the inherited cache, then leaves at once
+        code = 2
+        try:
+            code = 0 if b"needle appended" in rg(tree, "-n", "needle", cache=cache) else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0  # the child saw the change (stat checks)
+    assert b"needle appended" in agree(tree, cache, "-n", "needle")
+
+
 class TestSymlinkedRoot:
     def test_a_root_symlink_re_pointed_is_seen(self, tmp_path):
         for name, text in (("one", b"needle one\n"), ("two", b"needle two\n")):

@@ -27,7 +27,8 @@ directory, and an entry no report has touched since it was read is used without 
 Each run starts by reading the reports (:meth:`TreeCache.begin_run`) and dropping what they
 name; a report that names no entry (a lost queue, a moved directory) sends every entry back to
 the ``stat`` check once. Entries are stamped with the *epoch* they were vouched in; such a
-report starts a new one.
+report starts a new one. A forked child gives the watch up (its reads would empty the queue its
+parent shares) and goes on with ``stat`` checks.
 
 Contents beyond the budget are evicted by size and age. A newcomer first displaces what neither
 this run nor the one before it used, least recently used first; then the largest cached file,
@@ -230,6 +231,9 @@ class TreeCache:
             self._watch = watch  # a TreeWatch of the caller's (tests: its limits)
         if self._watch is not None:
             weakref.finalize(self, self._watch.close)
+        # A forked child shares the watch's report queue with its parent: what it read would be
+        # lost to the parent. The child drops the watch (see begin_run).
+        self._watch_pid = os.getpid()
 
     def _start_watch(self) -> "TreeWatch | None":
         from shellfree.search.tree_watch import TreeWatch, watch_unavailable
@@ -274,7 +278,11 @@ class TreeCache:
             self._generation += 1
             self._admit_below = _ADMIT_ALL  # what the last runs used may have aged out
             if self._watch is not None:
-                self._apply_reports(self._watch)
+                if os.getpid() != self._watch_pid:
+                    self._watch = None  # a forked child: stat checks, and the queue untouched
+                    self._epoch += 1
+                else:
+                    self._apply_reports(self._watch)
 
     def _apply_reports(self, watch: "TreeWatch") -> None:
         """Drop what the watch reports changed. Lock held."""
