@@ -229,7 +229,10 @@ def test_concurrent_runs_with_changes_between_them(tree):
     # after the edits stop, every thread's next run prints what a fresh run prints.
     import threading
 
-    cache = watched_cache(content_budget=600)
+    # The real clock: with the settled one, two same-size writes within one timestamp tick
+    # look unchanged to the stat check (the racy rule is what catches them), and an entry a
+    # report was applied around is stat-checked.
+    cache = TreeCache(watch=True, content_budget=600)
     queries = [("-n", "needle"), ("--files",), ("-c", "needle"), ("-l", "needle")]
     stop = threading.Event()
     errors: list[BaseException] = []
@@ -303,6 +306,34 @@ def test_a_forked_child_leaves_the_reports_to_its_parent(tree):
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0  # the child saw the change (stat checks)
     assert b"needle appended" in agree(tree, cache, "-n", "needle")
+
+
+@pytest.mark.parametrize("step", ["_keep", "remember"])
+def test_reports_applied_between_a_read_and_its_store_leave_the_entry_unvouched(
+        tree, monkeypatch, step):
+    # Another thread's run may apply a report (and drop the entry) after this run read a file
+    # and before it stores the content (_keep) or the outcome (remember): what it stores must
+    # not be vouched for, or the change would never be seen.
+    cache = watched_cache()
+    agree(tree, cache, "--files")  # listings watched, no content read yet
+    real = getattr(TreeCache, step)
+    raced: list[bool] = []
+
+    def racing(self, *args, **kwargs):
+        key = args[0] if step == "_keep" else args[1][0]
+        if not raced and key.endswith(b"/a.txt"):
+            raced.append(True)
+            rewrite_in_place(tree / "a.txt", b"needle RACE\n")
+            self.begin_run()  # the other run: it applies the report of the rewrite
+        return real(self, *args, **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(TreeCache, step, racing)
+        rg(tree, "-n", "needle", cache=cache)  # reads a.txt before the rewrite
+    assert raced
+    # The same search finds the outcome (remember); a new one reads the content (_keep).
+    query = ("-n", "needle") if step == "remember" else ("-n", "RACE|needle")
+    assert b"needle RACE" in agree(tree, cache, *query)
 
 
 class TestSymlinkedRoot:
@@ -419,6 +450,14 @@ def test_past_the_watch_limit_directories_are_stat_checked(tree, monkeypatch):
     for change in (append, create, ignore_file_in_place):
         change(tree)
         agree(tree, cache, "-n", "needle")
+
+
+def test_a_watch_serves_one_cache():
+    watch = TreeWatch()
+    TreeCache(watch=watch)
+    with pytest.raises(ValueError, match="already serves another TreeCache"):
+        TreeCache(watch=watch)
+    watch.close()
 
 
 def test_no_watch_where_inotify_is_missing(monkeypatch):

@@ -353,8 +353,9 @@ class _Search:
         table = self.outcomes
         st = None
         recall = False
+        recall_vouch = None
         if table is not None and not is_stdin:
-            kept, recall = self.contents.kept(table, (path, haystack.explicit))
+            kept, recall_vouch, recall = self.contents.kept(table, (path, haystack.explicit))
             if kept is not None and self.skip_identity is None:
                 return kept  # type: ignore[return-value]  # the tree watch vouches for it
         # A named file is stat'ed anyway: its size decides whether it is searched in pieces.
@@ -368,7 +369,7 @@ class _Search:
                 if self.skip_identity is not None and (st.st_dev, st.st_ino) == self.skip_identity:
                     return _SKIPPED
                 if recall:
-                    kept = self.contents.recall(table, (path, haystack.explicit), st)
+                    kept = self.contents.recall(table, (path, haystack.explicit), st, recall_vouch)
                     if kept is not None:
                         return kept  # type: ignore[return-value]
         if haystack.explicit and not is_stdin and path not in self._read_whole:
@@ -376,7 +377,7 @@ class _Search:
             if in_pieces is not None:
                 return in_pieces
         signature = None
-        watched = 0
+        vouch = None  # the tree watch's, for the outcome remembered below
         # A walked file is read a head first when it is large: a binary one may be searched
         # from its head alone, a text one in pieces (never read whole into memory).
         enough = large = None
@@ -384,7 +385,7 @@ class _Search:
             enough, large = self._quits_early, _in_pieces
         try:
             if self.contents is not None and not is_stdin:
-                data, signature, watched = self.contents.read_signed(path, st, enough, large)
+                data, signature, vouch = self.contents.read_signed(path, st, enough, large)
             elif is_stdin:
                 data = stdin.read() if stdin is not None else b""
             else:
@@ -401,7 +402,7 @@ class _Search:
         if table is not None and not is_stdin:
             self.contents.remember(
                 table, (path, haystack.explicit), None if outcome.errors else signature, outcome,
-                len(outcome.chunk) + len(outcome.json), watched,
+                len(outcome.chunk) + len(outcome.json), vouch,
             )
         return outcome
 

@@ -228,8 +228,13 @@ class TreeCache:
         if watch is True:
             self._watch = self._start_watch()
         elif watch is not False:
-            self._watch = watch  # a TreeWatch of the caller's (tests: its limits)
+            # A TreeWatch of the caller's (tests: its limits). One queue serves one cache: a
+            # second reader would take reports the first one needs.
+            if getattr(watch, "bound", False):
+                raise ValueError("this TreeWatch already serves another TreeCache")
+            self._watch = watch
         if self._watch is not None:
+            self._watch.bound = True
             weakref.finalize(self, self._watch.close)
         # A forked child shares the watch's report queue with its parent: what it read would be
         # lost to the parent. The child drops the watch (see begin_run).
@@ -323,11 +328,25 @@ class TreeCache:
                 watch.lost = False
         return covered
 
-    def _vouches(self, directory: bytes) -> int:
-        """The stamp an entry of *directory* read from now on gets: the epoch when the watch
-        reports its changes, else 0."""
+    # An entry is vouched for by the watch when the watch reported its directory's changes
+    # before the entry was read (or stat-checked) and no report was applied between that moment
+    # and the entry's store: one applied meanwhile may have dropped this very entry before it
+    # was stored. A *vouch* is taken before the read, and turned into a stamp under the lock,
+    # where no report is applied between the check and the store.
+    def _vouch(self, directory: bytes) -> tuple[int, int] | None:
+        """Taken before an entry of *directory* is read: None when the watch does not report
+        the directory's changes."""
         watch = self._watch
-        return self._epoch if watch is not None and watch.covers(directory) else 0
+        if watch is None or not watch.covers(directory):
+            return None
+        return self._epoch, self._reports
+
+    def _stamp(self, vouch: tuple[int, int] | None) -> int:
+        """The stamp an entry read after *vouch* was taken is stored with: the epoch, or 0.
+        Lock held."""
+        if vouch is None or vouch != (self._epoch, self._reports):
+            return 0
+        return vouch[0]
 
     # -- listings -----------------------------------------------------------------------------
     def listing(self, directory: bytes, sort_names: bool) -> Listing:
@@ -338,22 +357,25 @@ class TreeCache:
         if cached is not None and cached.watched == self._epoch:
             return cached
         watch = self._watch
-        epoch, reports = self._epoch, self._reports
         if watch is not None and cached is not None and cached.signature:
             # Watch first: a change after the stat below is then reported.
             self._watch_directory(watch, directory, cached.signature[3], cached.signature[4])
+        vouch = self._vouch(directory)
         try:
             st = os.stat(directory)
         except OSError:
             st = None  # scandir below raises the error the walker reports
         if cached is not None and st is not None and cached.trusted \
                 and _signature(st) == cached.signature:
-            if watch is not None and watch.covers(directory) and (epoch, reports) == (self._epoch, self._reports):
-                cached.watched = epoch
+            if vouch is not None:
+                with self._lock:
+                    if self._listings.get(key) is cached:
+                        cached.watched = self._stamp(vouch)
             return cached
         # The watch may come after the stat: the listing is read after it, so a change after
         # the stat is either seen by scandir or reported.
-        covered = st is not None and self._watch_directory(watch, directory, st.st_ino, st.st_dev)
+        if st is not None and self._watch_directory(watch, directory, st.st_ino, st.st_dev):
+            vouch = self._vouch(directory)
         # Any moment before the listing is read will do: a later change that keeps the mtime
         # seen above must come within RACY_NS of it, and then the listing is not trusted.
         read_at = self._clock()
@@ -377,9 +399,9 @@ class TreeCache:
         if sort_names:
             entries.sort(key=_by_name)
         signature = _signature(st) if st is not None else ()
-        watched = epoch if covered and trusted and (epoch, reports) == (self._epoch, self._reports) else 0
-        listing = Listing(entries, signature, trusted and _settled(st, read_at), watched)  # type: ignore[arg-type]
+        listing = Listing(entries, signature, trusted and _settled(st, read_at))  # type: ignore[arg-type]
         with self._lock:
+            listing.watched = self._stamp(vouch) if trusted else 0
             self._listings[key] = listing
         return listing
 
@@ -398,7 +420,7 @@ class TreeCache:
         cached = self._rules.get(key)
         if cached is not None and cached[3] == self._epoch:
             return cached[2]
-        epoch, reports = self._epoch, self._reports
+        vouch = self._vouch(path.rpartition(b"/")[0])
         try:
             st = os.stat(path)
         except OSError:
@@ -408,20 +430,20 @@ class TreeCache:
             return load_rule_file(path, case_insensitive=case_insensitive,
                                   report_io_errors=report_io_errors, display=display)
         signature = _signature(st)
-        watched = self._vouches(path.rpartition(b"/")[0]) if st.st_nlink == 1 else 0
+        if st.st_nlink != 1:
+            vouch = None  # see tree_watch.py: hard links
         if cached is not None and cached[1] and cached[0] == signature:
-            if watched and (epoch, reports) == (self._epoch, self._reports):
+            if vouch is not None:
                 with self._lock:
-                    self._rules[key] = cached[:3] + (watched,)
+                    if self._rules.get(key) is cached:
+                        self._rules[key] = cached[:3] + (self._stamp(vouch),)
             return cached[2]
         read_at = self._clock()
         loaded = load_rule_file(path, case_insensitive=case_insensitive,
                                 report_io_errors=report_io_errors, display=display)
         # The stat came first: a file changed since carries a newer signature next time.
-        if (epoch, reports) != (self._epoch, self._reports):
-            watched = 0
         with self._lock:
-            self._rules[key] = (signature, _settled(st, read_at), loaded, watched)
+            self._rules[key] = (signature, _settled(st, read_at), loaded, self._stamp(vouch))
             self._rule_paths.add(path)
         return loaded
 
@@ -438,18 +460,19 @@ class TreeCache:
         st: os.stat_result | None = None,
         enough: Callable[[bytes], bool] | None = None,
         large: Callable[[os.stat_result], bool] | None = None,
-    ) -> tuple[bytes, tuple | None, int]:
+    ) -> tuple[bytes, tuple | None, tuple[int, int] | None]:
         """As :meth:`read`, with the signature that vouches for the bytes returned on a later
         ``stat`` (None when nothing can: a file read in pieces, or one whose timestamps had
-        not settled when it was read) and the watch's stamp on them (0: none). *st* is a
+        not settled when it was read) and the watch's vouch for them (None: none; give it to
+        :meth:`remember`). *st* is a
         ``stat`` of *path* the caller just made; *enough* and *large* are :func:`read_whole`'s
         (only a head of the file may come back, unsigned, or LargeFile be raised)."""
         key = path
         cached = self._contents.get(key) if self.content_budget else None
-        epoch, reports = self._epoch, self._reports
+        vouch = self._vouch(key.rpartition(b"/")[0])
         if cached is not None:
             data, signature, trusted, generation, watched = cached
-            if st is None and watched == epoch:
+            if st is None and watched == self._epoch:
                 hit = True
             else:
                 if st is None:
@@ -458,34 +481,37 @@ class TreeCache:
                     except OSError:
                         st = None
                 hit = st is not None and trusted and _signature(st) == signature
-                if hit and st.st_nlink == 1:  # type: ignore[union-attr]
-                    watched = self._vouches(key.rpartition(b"/")[0])
+                watched = -1  # restamped below
+                if hit and st.st_nlink != 1:  # type: ignore[union-attr]
+                    vouch = None  # see tree_watch.py: hard links
             if hit:
                 with self._lock:
                     if self._contents.get(key) is cached:
-                        if (generation, cached[4]) != (self._generation, watched) \
-                                and (epoch, reports) == (self._epoch, self._reports):
+                        if watched < 0:
+                            watched = self._stamp(vouch)
+                        if (generation, cached[4]) != (self._generation, watched):
                             self._contents[key] = (data, signature, trusted, self._generation, watched)
                         self._contents.move_to_end(key)
-                return data, (signature if trusted else None), (watched if watched == epoch else 0)
+                    else:
+                        vouch = None  # dropped meanwhile by a report: what was read stands
+                return data, (signature if trusted else None), vouch
         # The directory's watch, if any, was added before this read: a change after it is
         # reported.
-        watched = self._vouches(key.rpartition(b"/")[0])
         read_at = self._clock()
         data, st = read_whole(path, enough, large)
         if st is None:
-            return data, None, 0
+            return data, None, None
         signature = _signature(st)
         trusted = _settled(st, read_at)
-        if st.st_nlink != 1 or (epoch, reports) != (self._epoch, self._reports):
-            watched = 0
+        if st.st_nlink != 1:
+            vouch = None  # see tree_watch.py: hard links
         if self.content_budget and (
             cached is not None or len(data) + ENTRY_OVERHEAD < self._admit_below
         ):
-            self._keep(key, (data, signature, trusted, self._generation, watched))
+            self._keep(key, (data, signature, trusted, self._generation), vouch)
         # Unsettled, it gets no signature even when watched: an outcome computed from it must
         # not be recalled by a stat check after the watch stops vouching (a new epoch).
-        return data, (signature if trusted else None), watched
+        return data, (signature if trusted else None), vouch
 
     def read_elsewhere(self, path: bytes, read: Callable[[], object]) -> tuple[object, tuple | None]:
         """``read()``'s result, for a file at *path* that the caller reads its own way (a large
@@ -524,52 +550,54 @@ class TreeCache:
             self._outcomes[search] = table
             return table
 
-    def kept(self, table: dict, key: tuple) -> tuple[object | None, bool]:
-        """(the outcome kept in *table* for *key*, True) when the watch vouches that the file
-        is unchanged since; (None, whether one is kept, to be checked by :meth:`recall`)
-        otherwise."""
+    def kept(self, table: dict, key: tuple) -> tuple[object | None, tuple[int, int] | None, bool]:
+        """What *table* keeps for *key*: (the outcome, None, True) when the watch vouches that
+        the file is unchanged since; else (None, a vouch to pass to :meth:`recall`, whether an
+        outcome is kept at all). Call it before the ``stat`` that :meth:`recall` checks."""
         kept = table.get(key)
         if kept is None:
-            return None, False
+            return None, None, False
         if kept[3] == self._epoch:
-            return kept[1], True
-        return None, True
+            return kept[1], None, True
+        return None, self._vouch(key[0].rpartition(b"/")[0]), True
 
-    def recall(self, table: dict, key: tuple, st: os.stat_result) -> object | None:
+    def recall(self, table: dict, key: tuple, st: os.stat_result,
+               vouch: tuple[int, int] | None = None) -> object | None:
         """The outcome kept in *table* for *key* if the file's ``stat`` *st* still matches the
-        content it was computed from."""
-        epoch, reports = self._epoch, self._reports
+        content it was computed from; with *vouch* (from :meth:`kept`, taken before that
+        ``stat``) the watch vouches for it from now on."""
         kept = table.get(key)
-        if kept is not None and kept[0] == _signature(st):
-            if st.st_nlink == 1 and kept[3] != epoch:
-                watched = self._vouches(key[0].rpartition(b"/")[0])
-                if watched and (epoch, reports) == (self._epoch, self._reports):
-                    with self._lock:
-                        if table.get(key) is kept:
-                            table[key] = kept[:3] + (watched,)
-            return kept[1]
-        return None
+        if kept is None or kept[0] != _signature(st):
+            return None
+        if vouch is not None and st.st_nlink == 1:
+            with self._lock:
+                if table.get(key) is kept:
+                    table[key] = kept[:3] + (self._stamp(vouch),)
+        return kept[1]
 
-    @staticmethod
     def remember(
-        table: _OutcomeTable, key: object, signature: tuple | None, outcome: object, size: int = 0,
-        watched: int = 0,
+        self, table: _OutcomeTable, key: object, signature: tuple | None, outcome: object,
+        size: int = 0, vouch: tuple[int, int] | None = None,
     ) -> None:
         """Keep *outcome* (which prints *size* bytes) for *key*, computed from content with
-        *signature* and the watch's stamp *watched* (both from :meth:`read_signed`; no
-        signature keeps nothing and drops what was kept). An outcome that would take the
-        table's printed bytes past :data:`OUTCOME_BYTES` is not kept."""
-        old = table.pop(key, None)
-        if old is not None:
-            table.printed -= old[2]
-        if signature is None or table.printed + size > OUTCOME_BYTES:
-            return
-        table[key] = (signature, outcome, size, watched)
-        table.printed += size
+        *signature* and the watch's *vouch* (both from :meth:`read_signed`; no signature keeps
+        nothing and drops what was kept). An outcome that would take the table's printed bytes
+        past :data:`OUTCOME_BYTES` is not kept."""
+        with self._lock:
+            old = table.pop(key, None)
+            if old is not None:
+                table.printed -= old[2]
+            if signature is None or table.printed + size > OUTCOME_BYTES:
+                return
+            table[key] = (signature, outcome, size, self._stamp(vouch))
+            table.printed += size
 
-    def _keep(self, key: bytes, content: _Content) -> None:
+    def _keep(self, key: bytes, content: _Content, vouch: tuple[int, int] | None = None) -> None:
+        """Keep *content* (without its watch stamp: that is taken from *vouch* here, under the
+        lock) if the budget allows."""
         cost = _cost(content)
         with self._lock:
+            content = content + (self._stamp(vouch),)
             old = self._contents.pop(key, None)
             if old is not None:
                 self._content_bytes -= _cost(old)

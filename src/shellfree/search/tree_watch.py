@@ -116,6 +116,7 @@ class TreeWatch:
         # Set when a spelling stopped being watched: what it vouched for below it is not
         # vouched for any longer, and the cache starts a new epoch.
         self.lost = False
+        self.bound = False  # set by the one TreeCache it serves
         self._mountinfo = mountinfo
         self._local: dict[int, bool] | None = None  # st_dev -> on a LOCAL_FILESYSTEMS mount
         if max_watches is None:
