@@ -391,6 +391,33 @@ def test_first_read_and_line_checks_walked(isolated, reference_rg, name):
     same(reference_rg, args)
 
 
+# With \A or \z rg searches line by line and checks -m's limit before each line, not after a
+# fill: a limit reached on a fill's last line (here the 3-byte first read) reads the next
+# fill, and a NUL in it is seen (content-parity seed 12004645). -l stops at once; without the
+# anchor the search stops after the fill.
+LIMIT_AT_FILL_END = {
+    "count": (b"  \nxx\0\nyy\n", ["-c", "-m1", "-e", "^", "-e", "a\\zb"]),
+    "lines": (b"ab\nxx\0\nyy\n", ["-n", "-m1", "-e", "\\Aab", "-e", "x\\z"]),
+    "json": (b"  \nxx\0\nyy\n", ["--json", "-m1", "-e", "^", "-e", "a\\zb"]),
+    "inverted": (b"  \nxx\0\nyy\n", ["-c", "-v", "-m1", "-e", "zz", "-e", "a\\zb"]),
+    "files-with-matches": (b"  \nxx\0\nyy\n", ["-l", "-e", "^", "-e", "a\\zb"]),
+    "no-anchor": (b"  \nxx\0\nyy\n", ["-c", "-m1", "-e", "^"]),
+    "second-line": (b"  \n  \nxx\0\n", ["-c", "-m2", "-e", "^", "-e", "a\\zb"]),
+    # The limit reached inside a fill: the NUL two fills on is never seen.
+    "limit-inside-a-fill": (
+        b"".join(b"line %05d\n" % i for i in range(9000)).replace(b"line 07000", b"line\x0007000"),
+        ["-c", "-m1", "-e", "^", "-e", "a\\zb"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LIMIT_AT_FILL_END))
+def test_text_anchors_limit_at_a_fill_end_reads_the_next_fill(isolated, reference_rg, name):
+    data, args = LIMIT_AT_FILL_END[name]
+    (isolated / "f.txt").write_bytes(data)
+    same(reference_rg, args)  # walked: read in fills
+
+
 @pytest.mark.parametrize("line", [
     "line 03932 x->y a\u1acfb \U00010d50 needle and more text\n",  # U+1ACF: Unicode 17
     "ab\u1ae0\u1ae1cd \u0301e needle, then more text to cut\n",

@@ -919,6 +919,15 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         last = max((line.offset for line in result.lines if line is not None), default=-1)
         if result.binary_quit and _after_context_cut(config, result):
             last = end  # rg read on for the missing after-context lines: into the NUL's fill
+        elif (lines.text_anchors and not config.stop_at_first and not config.mmap
+              and config.max_count is not None and result.matched_lines >= config.max_count):
+            # \A or \z: rg searches line by line and checks -m's limit before each line, so
+            # a limit reached on a fill's last line reads the next fill (walked, -m1 -e '^'
+            # -e 'a\zb' over "  \nx\0\n": the NUL after the 3-byte first fill is seen).
+            shown = [line for line in result.lines if line is not None][-1]
+            line_end = shown.offset + len(shown.text)
+            if line_end == _fill_of(stream, line_end - 1, context, sniff=sniff).stop:
+                last = line_end
         if last < threshold and not (config.mmap and result.binary_after == 0):
             result.binary_offset = None
             result.binary_after = None
