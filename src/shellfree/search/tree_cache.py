@@ -140,12 +140,12 @@ class Listing:
 
     __slots__ = ("entries", "names", "signature", "trusted", "watched", "derived")
 
-    def __init__(self, entries: list[tuple], signature: tuple, trusted: bool, watched: int = 0) -> None:
+    def __init__(self, entries: list[tuple], signature: tuple, trusted: bool) -> None:
         self.entries = tuple(entries)
         self.names = tuple([e[0] for e in entries])
         self.signature = signature
         self.trusted = trusted
-        self.watched = watched  # the watch epoch that vouches for it; 0: none
+        self.watched = 0  # the watch epoch that vouches for it (0: none), set under the lock
         self.derived: tuple = ()
 
 
