@@ -280,7 +280,7 @@ def test_a_real_queue_overflow_sends_every_entry_to_the_stat_check(tree, monkeyp
     agree(tree, cache, "-n", "needle")
     epoch = cache._epoch
     # Each append is at least two reports (modified, closed after writing).
-    for number in range(_max_queued_events() // 2 + 10):
+    for _ in range(_max_queued_events() // 2 + 10):
         with open(tree / "b.log", "ab") as handle:
             handle.write(b"x")
     rewrite_in_place(tree / "sub" / "c.txt", b"needle TWO\n")  # its report is lost

@@ -49,7 +49,8 @@ LOCAL_FILESYSTEMS = frozenset({
 """File systems whose every change passes through this kernel (``overlay`` is a container's
 root: its upper layer is one of the others)."""
 
-# inotify(7) event bits; the same on every Linux architecture.
+# inotify(7) event bits, the same on every Linux architecture; not inotify_simple.flags, since
+# this module is imported on every platform and the package is installed on Linux only.
 IN_MODIFY = 0x00000002
 IN_ATTRIB = 0x00000004
 IN_CLOSE_WRITE = 0x00000008
