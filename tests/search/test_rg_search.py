@@ -322,6 +322,14 @@ MAPPED_AFTER_CONTEXT = {
 }
 
 
+@pytest.mark.parametrize("args", [["-q", "-m3", "-A1"], ["-q", "-m3", "-C3"], ["-l", "-m3", "-A1"]])
+def test_quiet_stops_before_the_limit_on_a_mapped_file(isolated, reference_rg, args):
+    # -q stops at the first match, so -m's after-context rule has no N-th match to start from
+    # (content-parity seed 15001767 ended in an AssertionError here).
+    (isolated / "f.txt").write_bytes(b"x\ny\nz\n")
+    same(reference_rg, [*args, "x", "f.txt"])
+
+
 @pytest.mark.parametrize("name", sorted(MAPPED_AFTER_CONTEXT))
 def test_max_count_after_context_bytes_searched_mapped(isolated, reference_rg, name):
     data, args = MAPPED_AFTER_CONTEXT[name]

@@ -1119,7 +1119,10 @@ def _whole_after_context_stop(lines: _Lines, config: SearchConfig, result: FileR
     1-3, -A 1-3, some with -B1, with and without -v)."""
     end = lines.end
     index = _last_counted(config, result)
-    assert index is not None
+    if index is None:
+        # -q stopped at the first match, before -m's limit: nothing after it was walked.
+        last = [line for line in result.lines if line is not None and line.kind == "match"][-1]
+        return last.offset + len(last.text)
     after = [line for line in result.lines[index + 1 :] if line is not None]
     if len(after) < config.after_context:
         return end
