@@ -341,6 +341,13 @@ class TreeCache:
             return None
         return self._epoch, self._reports
 
+    def _vouch_entry(self, path: bytes) -> tuple[int, int] | None:
+        """:meth:`_vouch` for the directory holding the file at *path* (nothing to split off
+        when there is no watch: this runs once per file of every search)."""
+        if self._watch is None:
+            return None
+        return self._vouch(path.rpartition(b"/")[0])
+
     def _stamp(self, vouch: tuple[int, int] | None) -> int:
         """The stamp an entry read after *vouch* was taken is stored with: the epoch, or 0.
         Lock held."""
@@ -420,7 +427,7 @@ class TreeCache:
         cached = self._rules.get(key)
         if cached is not None and cached[3] == self._epoch:
             return cached[2]
-        vouch = self._vouch(path.rpartition(b"/")[0])
+        vouch = self._vouch_entry(path)
         try:
             st = os.stat(path)
         except OSError:
@@ -469,25 +476,25 @@ class TreeCache:
         (only a head of the file may come back, unsigned, or LargeFile be raised)."""
         key = path
         cached = self._contents.get(key) if self.content_budget else None
-        vouch = self._vouch(key.rpartition(b"/")[0])
+        vouch = self._vouch_entry(key)
         if cached is not None:
             data, signature, trusted, generation, watched = cached
-            if st is None and watched == self._epoch:
-                hit = True
-            else:
+            # Vouched for by the watch, or checked by a stat (and stamped afresh).
+            restamp = st is not None or watched != self._epoch
+            hit = True
+            if restamp:
                 if st is None:
                     try:
                         st = os.stat(path)
                     except OSError:
                         st = None
                 hit = st is not None and trusted and _signature(st) == signature
-                watched = -1  # restamped below
                 if hit and st.st_nlink != 1:  # type: ignore[union-attr]
                     vouch = None  # see tree_watch.py: hard links
             if hit:
                 with self._lock:
                     if self._contents.get(key) is cached:
-                        if watched < 0:
+                        if restamp:
                             watched = self._stamp(vouch)
                         if (generation, cached[4]) != (self._generation, watched):
                             self._contents[key] = (data, signature, trusted, self._generation, watched)
@@ -559,7 +566,7 @@ class TreeCache:
             return None, None, False
         if kept[3] == self._epoch:
             return kept[1], None, True
-        return None, self._vouch(key[0].rpartition(b"/")[0]), True
+        return None, self._vouch_entry(key[0]), True
 
     def recall(self, table: dict, key: tuple, st: os.stat_result,
                vouch: tuple[int, int] | None = None) -> object | None:
