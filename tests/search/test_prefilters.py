@@ -11,10 +11,12 @@ UTF-8 next to the literal, CRLF, and literals that straddle a line end.
 
 from __future__ import annotations
 
+import subprocess
 import sys
 
 import pytest
 
+from shellfree.search import searcher
 from shellfree.search.pattern import PatternOptions, compile_patterns
 from tests.search.test_rg_search import same
 
@@ -256,3 +258,72 @@ def mixed(isolated):
 )
 def test_re_engine_agrees_with_rg(mixed, reference_rg, args):
     same(reference_rg, args)
+
+
+ONE_FOLDED_LITERAL = [
+    ["-i", "-n", "unicode"],
+    ["-i", "-o", "-b", "unicode"],
+    ["-i", "-c", "disable_passthrough"],
+    ["-i", "-n", "mask"],
+    ["-i", "-n", "kelvin"],
+    ["-i", "-w", "-n", "unicode"],
+    ["-i", "-v", "-c", "unicode"],
+    ["-i", "-l", "istanbul"],
+    ["-i", "-n", "-C1", "fixme"],
+    ["-n", "(?i)disable_passthrough"],
+]
+
+
+@pytest.mark.parametrize("pays_after", [1 << 40, 64, 0])
+@pytest.mark.parametrize("args", ONE_FOLDED_LITERAL)
+def test_one_folded_literal_without_and_with_the_regex_scan(tree, reference_rg, monkeypatch,
+                                                            args, pays_after):
+    # A one-shot process without the regex module scans for one folded literal with
+    # bytes.lower() and find until the bytes scanned pay for importing it (never; after the
+    # first file; at once): the output is rg's in each case.
+    monkeypatch.setattr(searcher, "_regex_loaded", lambda: False)
+    monkeypatch.setattr(searcher, "_FOLDED_SCAN_PAYS_AFTER", pays_after)
+    same(reference_rg, args)
+
+
+def test_the_folded_scan_is_taken_once_the_bytes_scanned_pay_for_it(monkeypatch):
+    monkeypatch.setattr(searcher, "_regex_loaded", lambda: False)
+    monkeypatch.setattr(searcher, "_FOLDED_SCAN_PAYS_AFTER", 1000)
+    matcher = _compiled(["unicode"], case="insensitive")
+    absent = searcher.absence_test(matcher)
+    prepared = searcher._prepare(matcher)
+    assert prepared.folded_scan is None
+    assert absent(b"x" * 600) and not absent(b"a UNICODE b" + b"x" * 300)
+    assert prepared.folded_scan is None  # 911 bytes scanned
+    assert absent(b"y" * 100)
+    assert prepared.folded_scan is not None  # 1011
+    assert absent(b"x" * 600) and not absent(b"a UniCode b") and not absent(b"unicode")
+    # Several folded literals are looked for in bytes.lower() however much is scanned.
+    several = _compiled(["unicode|later"], case="insensitive")
+    absent = searcher.absence_test(several)
+    assert absent(b"x" * 5000) and not absent(b"LATER")
+    assert searcher._prepare(several).folded_scan is None
+
+
+def test_a_large_file_pays_for_the_folded_scan_before_it_is_split():
+    matcher = _compiled(["unicode"], case="insensitive")
+    prepared = searcher._prepare(matcher)
+    prepared.folded_scan, prepared.folded_left = None, searcher._FOLDED_SCAN_PAYS_AFTER
+    searcher.expect_bytes(matcher, searcher._FOLDED_SCAN_PAYS_AFTER // 2)
+    assert prepared.folded_scan is None
+    searcher.expect_bytes(matcher, searcher._FOLDED_SCAN_PAYS_AFTER)
+    assert prepared.folded_scan is not None
+
+
+def test_a_small_case_insensitive_search_does_not_import_regex(tmp_path):
+    # The point of the deferral: a one-shot `shellfree rg -i` over a small tree is faster
+    # without the 6 ms import; rg's output is checked by the tests above.
+    (tmp_path / "a.txt").write_bytes(TEXT)
+    code = ("import io, sys\n"
+            "from shellfree.rgcli.run import run\n"
+            "out = io.BytesIO()\n"
+            "status = run([b'-i', b'-n', b'unicode', b'.'], out, io.BytesIO())\n"
+            "print(status, out.getvalue().count(b'\\n'), 'regex' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, check=True)
+    assert proc.stdout.split() == ["0", "1", "False"]

@@ -46,6 +46,7 @@ from shellfree.search.searcher import (
     FillReads,
     Line,
     SearchTimeout,
+    expect_bytes,
     literal_line_spans,
     search_bytes,
 )
@@ -536,6 +537,7 @@ def search_split(command, matcher, config, path: str | bytes, shown: bytes, work
         ranges = split_ranges(fd, size, workers) if workers > 1 else [(0, size)]
         if ranges is None:
             return None
+        expect_bytes(matcher, size)  # before the workers fork, so it is done once
         return _run(command, matcher, config, shown, fd, ranges)
     finally:
         os.close(fd)

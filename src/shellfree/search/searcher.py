@@ -14,6 +14,7 @@ own text (``\\A``/``\\z``), which rg itself runs line by line.
 
 from __future__ import annotations
 
+import sys
 from typing import Callable, Iterator, Protocol
 
 from shellfree._record import Record
@@ -356,8 +357,9 @@ _SHORT_LINE = 256
 _AROUND_TRIES = 16
 
 
-class _Prepared(Record):
-    """What the searcher derives from a matcher once, not once per file."""
+class _Prepared(Record, mutable=True):
+    """What the searcher derives from a matcher once, not once per file (and, for one folded
+    literal, the faster scan once it pays: :meth:`charge_folded`)."""
 
     literals: tuple[bytes, ...] | None
     rare_offsets: tuple[int, ...]  # each literal's rarest byte (literal_find.rarest_byte)
@@ -371,12 +373,24 @@ class _Prepared(Record):
     folded: tuple[bytes, ...] | None
     folded_offsets: tuple[int, ...]
     # One folded literal: the regex module's case-insensitive search for it (see
-    # _folded_scan); None for several.
+    # _folded_scan) once the module is loaded or the bytes scanned pay for loading it; None
+    # before that, and for several literals.
     folded_scan: object
+    # Bytes still to scan with bytes.lower() and find before the regex module is loaded for
+    # folded_scan (charge_folded).
+    folded_left: int
     re_regex: object  # the pattern on ``re``, for scans, when re and rg agree on it
     ascii_search: object  # ``re`` search of a short ASCII line (CompiledPattern.ascii_regex)
     # (the one required literal as text, CompiledPattern.around_literal) or None
     around: tuple[str, object] | None
+
+    def charge_folded(self, size: int) -> None:
+        """Count *size* bytes scanned for the one folded literal with bytes.lower() and find;
+        once they pass :data:`_FOLDED_SCAN_PAYS_AFTER`, load the regex module for the faster
+        folded_scan."""
+        self.folded_left -= size
+        if self.folded_left < 0 and self.folded_scan is None:
+            self.folded_scan = _folded_scan(self.folded)
 
 
 _PREPARED: dict[int, tuple[MatcherLike, _Prepared]] = {}
@@ -400,7 +414,8 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
         or (bool(folded) and getattr(matcher, "folded_exact", False)),
         folded=folded,
         folded_offsets=tuple(rarest_byte(lit) for lit in folded or ()),
-        folded_scan=_folded_scan(folded),
+        folded_scan=_folded_scan(folded) if _regex_loaded() else None,
+        folded_left=_FOLDED_SCAN_PAYS_AFTER,
         re_regex=getattr(matcher, "re_regex", None),
         ascii_search=None if ascii_regex is None else ascii_regex.search,
         around=(matcher.required_literals[0], around) if around is not None else None,
@@ -449,22 +464,43 @@ def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":
 
         return absent
     if folded is not None:
-        if prepared.folded_scan is not None:
-            search = prepared.folded_scan
-
-            def absent_scanned(data: bytes) -> bool:
-                return search(data) is None and not data.startswith(TRANSCODED_BOMS)
-
-            return absent_scanned
         folded_specs = _find_specs(folded, prepared.folded_offsets)
+        single = len(folded) == 1
 
-        # bytes.lower() folds ASCII letters and nothing else.
         def absent_folded(data: bytes) -> bool:
+            search = prepared.folded_scan
+            if search is not None:
+                return search(data) is None and not data.startswith(TRANSCODED_BOMS)
+            if single:
+                prepared.charge_folded(len(data))
+            # bytes.lower() folds ASCII letters and nothing else.
             return (not _holds_one(data.lower(), folded_specs)
                     and not data.startswith(TRANSCODED_BOMS))
 
         return absent_folded
     return None
+
+
+_FOLDED_SCAN_PAYS_AFTER = 24 << 20
+"""Bytes scanned for one folded literal with bytes.lower() and find before the regex module
+is loaded for :func:`_folded_scan`, unless it is loaded already: its import (6 ms) costs what
+the faster scan saves over some 26 MB (3.2 ms per 14 MB), so a one-shot search of a small tree
+is faster without it, and one of a large tree or a long-lived process gets it."""
+
+
+def _regex_loaded() -> bool:
+    """Whether the regex module is imported already (then a folded scan costs nothing more)."""
+    return "regex" in sys.modules
+
+
+def expect_bytes(matcher: MatcherLike, size: int) -> None:
+    """Tell the searcher that *size* bytes are about to be searched with *matcher* (a large
+    file about to be split among workers): a one-time cost that pays over them, loading the
+    regex module for a folded scan, is paid now, once, rather than in each worker."""
+    if not matcher.matches_nothing:
+        prepared = _prepare(matcher)
+        if prepared.folded is not None and len(prepared.folded) == 1:
+            prepared.charge_folded(size)
 
 
 def _folded_scan(folded: tuple[bytes, ...] | None):
@@ -473,7 +509,8 @@ def _folded_scan(folded: tuple[bytes, ...] | None):
     Its case-insensitive scan of one byte literal (which folds ASCII letters only) beats
     bytes.lower() and a find: over the 14 MB medium tree 4.1 against 6.8 ms for "error", 6.9
     against 10.1 for "unicode". Of several literals it is slower: 104 against 46 ms for
-    those of -i TODO|FIXME|XXX|HACK, which are looked for in bytes.lower().
+    those of -i TODO|FIXME|XXX|HACK, which are looked for in bytes.lower(). It is used once
+    the bytes scanned pay for the import (:data:`_FOLDED_SCAN_PAYS_AFTER`).
     """
     if folded is None or len(folded) != 1:
         return None
@@ -958,6 +995,8 @@ def _search(
             if prepared.folded_scan(stream, 0, end) is None:
                 return None
         elif prepared.folded is not None:
+            if len(prepared.folded) == 1:
+                prepared.charge_folded(end)
             lowered = stream.lower()
             if not any(LiteralFinder(lit, k).find(lowered, 0, end) >= 0
                        for lit, k in zip(prepared.folded, prepared.folded_offsets)):
