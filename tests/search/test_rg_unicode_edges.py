@@ -8,6 +8,8 @@ Each case writes one file, runs the command through shellfree and the reference 
 
 from __future__ import annotations
 
+import random
+
 import sys
 
 import pytest
@@ -115,3 +117,54 @@ WORD = [
                          ids=[f"{c!r} {' '.join(a)}" for c, a, _ in WORD])
 def test_word_assertions_after_stray_bytes(isolated, reference_rg, content, args, expected):
     check(reference_rg, content, args, expected)
+
+
+# A walked file is read in fills, and each fill's search starts a new haystack at the first
+# line it has not searched: a word assertion there sees nothing before the line, as after a
+# matching line. rg's first read is 3 bytes, so line 2 after a line of at most 2 bytes starts
+# the second fill; a line left incomplete at 64 KiB starts the next. A memory-mapped file is
+# one haystack. Measured with rg 15.1 walked and named, with --mmap and --no-mmap.
+STRAY_LINES = b"".join(b"\xb6 line %05d\n" % i for i in range(7000))
+# Lines of 3 to 33 bytes: a roll that kept context lines and so read less would move the
+# fills' starts, and with them which lines match (rg's do not move).
+STRAY_RAGGED = b"".join(b"\xb6 " + b"w" * ((i * 7919) % 31) + b"\n" for i in range(9000))
+# Half the lines stray, at random: the last lines of a fill often match nothing and are kept
+# by the roll only as before-context.
+_MIXED = random.Random(2)
+STRAY_MIXED = b"".join((b"\xb6 " if _MIXED.random() < 0.5 else b"") + b"w" * _MIXED.randint(0, 30)
+                       + b"\n" for _ in range(12000))
+FILL_START = [
+    ({"d/a": b"x\n\xb6 \n"}, ["-c", "\\b{start-half} ", "d"], b""),
+    ({"d/a": b"x\n\xb6 \n"}, ["-c", "\\b{start-half} ", "d/a"], b"1\n"),
+    ({"d/a": b"x\n\xb6 \n"}, ["--no-mmap", "-c", "\\b{start-half} ", "d/a"], b""),
+    ({"d/a": b"x\n\xb6 \n"}, ["--mmap", "-c", "\\b{start-half} ", "d"], b"d/a:1\n"),
+    ({"d/a": b"x\n\xb6 \n", "d/b": b"a\nx\0y\nabc\n"}, ["--mmap", "-n", "a|\\b{start-half} ", "d"],
+     None),
+    ({"d/a": b"x\n\xb6 \n\xb6 \n"}, ["-n", "\\b{start-half} ", "d"], b"d/a:3:\xb6 \n"),
+    ({"d/a": b"x\n\xb6 \n\xb6 \n"}, ["-o", "-b", "-w", "", "d"], None),
+    ({"d/a": b"x\n\xb6 \n\xb6 \n"}, ["-n", "-v", "\\b{end-half}\\B ", "d"], None),
+    ({"d/a": b"\n\xb6\xb6 \nab\n\xb6 \n"}, ["-n", "-C1", "\\b{start-half} ", "d"], None),
+    ({"d/a": b"x\n\xb6 \n\xb6 \n"}, ["-n", "--column", "\\b{start-half} ", "d"], None),
+    ({"d/a": STRAY_LINES}, ["-c", "\\b{start-half} ", "d"], None),
+    ({"d/a": STRAY_LINES}, ["-n", "\\b{start-half} ", "d"], None),
+    ({"d/a": STRAY_LINES}, ["-n", "-B1", "\\b{start-half} ", "d"], None),
+    ({"d/a": STRAY_LINES}, ["-o", "-b", "\\b{end-half}\\B", "d"], None),
+    ({"d/a": STRAY_LINES}, ["-c", "-v", "\\b{start-half} ", "d"], None),
+    ({"d/a": STRAY_RAGGED}, ["-n", "\\b{start-half} ", "d"], None),
+    ({"d/a": STRAY_RAGGED}, ["-n", "-B1", "\\b{start-half} ", "d"], None),
+    ({"d/a": STRAY_RAGGED}, ["-n", "-C1", "\\b{start-half} ", "d"], None),
+    ({"d/a": STRAY_RAGGED}, ["-o", "-b", "-A2", "\\b{start-half} ", "d"], None),
+    ({"d/a": STRAY_MIXED}, ["-n", "-A2", "\\b{start-half} ", "d"], None),
+    ({"d/a": STRAY_MIXED}, ["-n", "-A1", "-B1", "\\b{start-half} ", "d"], None),
+]
+
+
+@pytest.mark.parametrize("files,args,expected", FILL_START,
+                         ids=[f"{sorted(f)} {' '.join(a)}"[:80] for f, a, _ in FILL_START])
+def test_word_assertions_at_the_start_of_a_fill(isolated, reference_rg, files, args, expected):
+    for path, data in files.items():
+        (isolated / path).parent.mkdir(exist_ok=True)
+        (isolated / path).write_bytes(data)
+    if expected is not None:
+        assert run_rg(reference_rg, ["--sort", "path", *args])[0] == expected
+    same(reference_rg, args)

@@ -261,7 +261,11 @@ class _Search:
             and all(p != b"-" and os.path.isfile(out.fs(p)) for p in paths)
             and sys.platform != "darwin"
         )
-        self.mmap = auto_mmap if args.mmap is None else (args.mmap and bool(paths))
+        self.mmap = auto_mmap if args.mmap is None else args.mmap
+        # --mmap maps every file rg searches, walked ones too (stdin cannot be mapped): walked
+        # with --mmap, `rg -c '\b{start-half} '` finds line 2 of "x\n\xb6 \n", as in a
+        # named file, and read in fills it does not (see searcher._Lines.haystack_starts).
+        self.mmap_walked = args.mmap is True
         self.config = SearchConfig(
             invert=args.invert,
             max_count=args.max_count,
@@ -331,6 +335,10 @@ class _Search:
         if config is None:
             config = self._configs[key] = replace(self.config, binary=binary, mmap=mmap)
         return config
+
+    def _mapped(self, explicit: bool, is_stdin: bool) -> bool:
+        """Whether rg memory-maps the file it searches (one buffer, not fills)."""
+        return self.mmap and (explicit or self.mmap_walked) and not is_stdin
 
     def binary_mode(self, explicit: bool) -> str:
         if self.args.text:
@@ -415,13 +423,13 @@ class _Search:
             return _SEARCHED_NOTHING
         if self.plain_fused:
             try:
-                outcome = self._plain_outcome(shown, data)
+                outcome = self._plain_outcome(shown, data, not self._mapped(haystack.explicit, is_stdin))
             except (TimeoutError, SearchTimeout):
                 return _timed_out(shown)
             if outcome is not None:
                 return outcome
         binary = self.binary_mode(haystack.explicit)
-        config = self._config(binary, self.mmap and haystack.explicit and not is_stdin)
+        config = self._config(binary, self._mapped(haystack.explicit, is_stdin))
         file_started = time.perf_counter()
         try:
             result = search_bytes(data, matcher, config)
@@ -472,16 +480,18 @@ class _Search:
         assert self.standard is not None
         return self.standard.plain_match_lead(shown)
 
-    def _plain_outcome(self, shown: bytes, data: bytes) -> Outcome | None:
+    def _plain_outcome(self, shown: bytes, data: bytes, in_fills: bool) -> Outcome | None:
         """A file's outcome through the fused literal search, or None when it takes the
-        general path (binary data, a BOM, a long line, options the printer adds to)."""
+        general path (binary data, a BOM, a long line, options the printer adds to).
+        *in_fills*: rg reads the file in fills (not memory-mapped)."""
         lead = self.plain_lead(shown)
         if lead is None or data.find(b"\0") >= 0 or data.startswith(BOMS):
             return None
         assert self.standard is not None
         options = self.standard.options
         lines = plain_lines(
-            data, literal_line_spans(data, self.matcher, self.config.timeout, options.max_columns),
+            data, literal_line_spans(data, self.matcher, self.config.timeout, options.max_columns,
+                                     in_fills),
             lead, options.line_number, options.max_columns,
         )
         if lines is None:
@@ -514,7 +524,7 @@ class _Search:
         line, not met in a walk (rg treats binary data and memory maps differently)."""
         from shellfree.rgcli.split_file import search_split
 
-        config = self._config(self.binary_mode(explicit), self.mmap and explicit)
+        config = self._config(self.binary_mode(explicit), self._mapped(explicit, False))
         path = self.out.fs(path_arg)
         found = search_split(
             self, self.matcher, config, path, path_arg, workers, self.skip_identity

@@ -524,6 +524,7 @@ def search_split(command, matcher, config, path: str | bytes, shown: bytes, work
         return None
     if not stat.S_ISREG(st.st_mode) or not can_split(command, matcher, config, st.st_size):
         return None
+    config = replace(config, whole_stream=False)  # each piece is searched as a stream of its own
     if skip_identity is not None and (st.st_dev, st.st_ino) == skip_identity:
         return None
     try:

@@ -84,6 +84,10 @@ class SearchConfig(Record):
     crlf: bool = False  # --crlf: "\r\n" is a line terminator for printing matches
     mmap: bool = False  # explicit files rg would memory-map: NULs stay, only 64 KiB pre-scanned
     timeout: float | None = None
+    # The bytes are a whole file (or stdin) that rg reads in line-buffer fills from its start
+    # (unless mmap); False for one piece of a large file searched in pieces, whose fills are
+    # not modelled (see _Lines.haystack_starts).
+    whole_stream: bool = True
 
 
 class Line:
@@ -253,16 +257,23 @@ def _fill_of(
             return _Fill(fill_start, kept, line_start if pos < size else size)
         if newline < 0:
             break
-        # The roll before the next fill.
-        if context is None:
-            kept = line_start
-        else:
-            kept = max(kept, _preceding(stream, kept, line_start, context))
-            while seen < len(visited) and visited[seen][0] < line_start:
-                visited_end = max(visited_end, visited[seen][1])
-                seen += 1
-            kept = max(kept, visited_end)
+        kept, seen, visited_end = _roll(stream, kept, line_start, context, visited, seen,
+                                        visited_end)
     return _Fill(size, size, size)
+
+
+def _roll(stream: bytes, kept: int, line_start: int, context: int | None,
+          visited: tuple[tuple[int, int], ...], seen: int, visited_end: int) -> tuple[int, int, int]:
+    """The roll before the fill whose search starts at *line_start*: (where the buffer then
+    starts, and the updated *seen* and *visited_end* of :func:`_fill_of`'s walk over
+    *visited*)."""
+    if context is None:
+        return line_start, seen, visited_end
+    kept = max(kept, _preceding(stream, kept, line_start, context))
+    while seen < len(visited) and visited[seen][0] < line_start:
+        visited_end = max(visited_end, visited[seen][1])
+        seen += 1
+    return max(kept, visited_end), seen, visited_end
 
 
 class FillReads:
@@ -552,7 +563,8 @@ def fused_literals(matcher: MatcherLike) -> tuple[bytes, ...] | None:
 
 
 def literal_line_spans(
-    data: bytes, matcher: MatcherLike, timeout: float | None, longest: int | None = None
+    data: bytes, matcher: MatcherLike, timeout: float | None, longest: int | None = None,
+    in_fills: bool = False,
 ) -> Iterator[tuple[int, int]]:
     """(start, end before the terminator) of each line of *data* the pattern matches, for a
     pattern with :func:`fused_literals`: the searcher's own candidate scan (_Lines). May
@@ -560,8 +572,10 @@ def literal_line_spans(
 
     A candidate line longer than *longest* bytes (terminator included) is yielded without
     being confirmed: the fused printer gives up on such a line (--max-columns) and the file
-    goes to the general path, which would confirm it a second time."""
+    goes to the general path, which would confirm it a second time. *in_fills*: *data* is a
+    whole file rg reads in fills, without context options (see _Lines.haystack_starts)."""
     lines = _Lines(data, len(data), matcher, timeout, longest=longest)
+    lines.in_fills = in_fills
     prepared = _prepare(matcher)
     return lines._by_literals(prepared.literals, prepared.rare_offsets)
 
@@ -613,6 +627,12 @@ class _Lines:
         # rg's first read of a file is the decoder's 3-byte look for a byte-order mark, a
         # fill of its own (see _fill_of); a file that has one is read on in the same fill.
         self.sniff = True
+        # Read in rg's line-buffer fills (not memory-mapped, not a piece of a file), and the
+        # before-context its rolls keep (None: no context option): see _stray_lead.
+        self.in_fills = False
+        self.fill_context: int | None = None
+        self._haystack_starts: frozenset[int] | None = None
+        self.haystack_starts_used = False  # whether a line's result depended on them
 
     @property
     def search(self):
@@ -632,15 +652,35 @@ class _Lines:
             return self.timeout
         return None
 
-    def _stray_lead(self, ls: int) -> int:
+    def _stray_lead(self, ls: int, printer: bool = False) -> int:
         """1 when the line at *ls* is to be matched with the previous line's "\n" in front.
 
         rg matches a line inside its buffer, so a word assertion can look back past the line's
         start; that only changes a result after UTF-8 continuation bytes at the line's start
-        (see regex_translate._Emitter._behind): ``rg -c '\b{start-half} '`` finds line 2 of
-        ``x\n\xb6 \n``, not a file's first line ``\xb6 ``.
+        (see regex_translate._Emitter._behind): memory-mapped, ``rg -c '\b{start-half} '``
+        finds line 2 of ``x\n\xb6 \n``, not a file's first line ``\xb6 ``. Read in fills,
+        neither: a line that starts a fill's search starts its haystack (haystack_starts),
+        and, without context options, the buffer its matches are re-found in (*printer*).
         """
-        return 1 if ls > 0 and b"\x80" <= self.buf[ls : ls + 1] <= b"\xbf" else 0
+        if ls == 0 or not b"\x80" <= self.buf[ls : ls + 1] <= b"\xbf":
+            return 0
+        if self.in_fills and not (printer and self.fill_context is not None):
+            return 0 if ls in self.haystack_starts() else 1
+        return 1
+
+    def haystack_starts(self) -> frozenset[int]:
+        """Where the searches of rg's fills begin, for a stream read in fills: each fill's
+        search runs on ``buffer[pos..]`` from the first line it has not searched, so nothing
+        before that line is looked at (``x\n\xb6 \n`` walked: the 3-byte first read ends in
+        line 2, which then starts the second fill's haystack, and ``\b{start-half} `` does not
+        find it; memory-mapped it does). Measured against rg 15.1 on small walked files, with
+        --mmap/--no-mmap, and on 160 KB of such lines, where context options, which make its
+        rolls keep lines, move none of these starts (-B1, -B3, -A2, -C1: the lines found are
+        the same)."""
+        if self._haystack_starts is None:
+            self._haystack_starts = _buffer_starts(self.buf, self.sniff)
+        self.haystack_starts_used = True
+        return self._haystack_starts
 
     def line_matches(self, ls: int, le: int, look_back: bool = True) -> bool:
         """Whether the regex matches the line; *look_back* False matches it as the start of
@@ -712,7 +752,7 @@ class _Lines:
         if alone or ls in self.buffer_starts:
             lead = 0
         else:
-            lead = 1 if (ls > 0 and self.text_anchors) else self._stray_lead(ls)
+            lead = 1 if (ls > 0 and self.text_anchors) else self._stray_lead(ls, printer=True)
         text = to_text(buf[ls - lead : stop])
         # rg reports no empty match at the very end of a file whose last line is unterminated.
         at_eof = le == self.end and (self.end == 0 or buf[self.end - 1 : self.end] != b"\n")
@@ -849,8 +889,14 @@ class _Lines:
             cle = tend if cle < 0 else cle
             ls = offsets.of(cls)
             stop = buf.find(b"\n", ls, end)
-            yield ls, (end if stop < 0 else stop)
+            le = end if stop < 0 else stop
             pos = cle + 1
+            # The scan saw the "\n" before the line; a line starting a fill's haystack, whose
+            # matching can then only lose (see _stray_lead), is decided as rg sees it.
+            if (self.in_fills and "\udc80" <= text[cls : cls + 1] <= "\udcbf" and cls
+                    and ls in self.haystack_starts() and not self.line_matches(ls, le)):
+                continue
+            yield ls, le
             # rg searches on with the rest of its buffer as a new haystack, so a word
             # assertion cannot look back past the next line's start; only a line starting
             # with UTF-8 continuation bytes notices (see _stray_lead). Such a line is decided
@@ -928,6 +974,17 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
     if (config.invert and config.max_count is not None and config.after_context
             and (nul < 0 or (config.binary == BINARY_QUIT and not config.mmap))):
         return _replay_inverted(stream, nul, matcher, config, result, sniff)
+    if context is not None and lines.haystack_starts_used:
+        # A line starting a fill decided a result, and the fills' starts depend on the lines
+        # the rolls keep, the printed ones among them (see _fill_of), so search again until
+        # the two agree, as for a NUL below. Measured on files of 12,000 lines, half of them
+        # starting with a stray continuation byte, under -A1 to -A4 and -B0 to -B3.
+        for _ in range(4):
+            starts = _fill_starts(stream, sniff, context, _visited(result.lines, config))
+            if starts == lines.haystack_starts():
+                break
+            lines = _search(stream, end, matcher, config, result, sniff, starts)
+            assert lines is not None
     if context is not None and nul >= 0 and not config.mmap:
         # The buffer's rolls also drop the lines handed to the printer so far, which leaves
         # more room for the next fill: where the NUL's fill starts depends on what was printed
@@ -976,7 +1033,7 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
 
 def _search(
     stream: bytes, end: int, matcher: MatcherLike, config: SearchConfig, result: FileResult,
-    sniff: bool = True,
+    sniff: bool = True, haystack_starts: frozenset[int] | None = None,
 ) -> _Lines | None:
     """Search ``stream[:end]`` into *result* (its lines and counts start afresh); None when
     nothing can match. *sniff*: see _Lines.sniff."""
@@ -1003,6 +1060,10 @@ def _search(
                 return None
     lines = _Lines(stream, end, matcher, config.timeout, config.crlf, lowered=lowered)
     lines.sniff = sniff
+    lines.in_fills = config.whole_stream and not config.mmap
+    if config.before_context or config.after_context:
+        lines.fill_context = config.before_context
+    lines._haystack_starts = haystack_starts
     if (lines.text_anchors and config.submatches and not config.mmap
             and not config.before_context and not config.after_context):
         lines.buffer_starts = _buffer_starts(stream, sniff)
@@ -1017,18 +1078,30 @@ def _buffer_starts(stream: bytes, sniff: bool = True) -> frozenset[int]:
     :func:`_fill_of`). rg's printer re-finds a matching line's matches in that buffer, so
     ``\\A`` holds on such a line: walked, ``rg --column '\\Alin'`` gives ``a\\nlin\\n``'s
     second line a column (the first read is 3 bytes), and a line across 64 KiB too."""
+    return _fill_starts(stream, sniff)
+
+
+def _fill_starts(stream: bytes, sniff: bool = True, context: int | None = None,
+                 visited: tuple[tuple[int, int], ...] = ()) -> frozenset[int]:
+    """Where each fill's search begins: 0, and after each fill the start of the line it left
+    incomplete. Without context options that is also where the buffer starts
+    (:func:`_buffer_starts`); with them (*context*, *visited*: as for :func:`_fill_of`) the
+    roll keeps lines before it, which take buffer space and so move the later fills."""
     size = len(stream)
     starts = {0}
     capacity = _FILL
     pos = kept = 0
     first = sniff
+    seen = visited_end = 0
     while pos < size:
         capacity, pos, newline = _fill_reads(stream, capacity, pos, kept, first)
         first = False
         if newline < 0:
             break
-        kept = newline + 1
-        starts.add(kept)
+        line_start = newline + 1
+        starts.add(line_start)
+        kept, seen, visited_end = _roll(stream, kept, line_start, context, visited, seen,
+                                        visited_end)
     return frozenset(starts)
 
 
@@ -1425,6 +1498,9 @@ def _replay_inverted(stream: bytes, nul: int, matcher: MatcherLike, config: Sear
     end = len(stream) if nul < 0 else stream.rfind(b"\n", 0, nul) + 1
     lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
     lines.sniff = sniff
+    lines.in_fills = config.whole_stream
+    if config.before_context or config.after_context:
+        lines.fill_context = config.before_context
     replay = _InvertedReplay(lines, config)
     result.bytes_searched = replay.run()
     lines.buffer_starts = frozenset(replay.buffer_starts)
