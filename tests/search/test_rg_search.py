@@ -494,3 +494,16 @@ def test_output_file_inside_the_tree_is_not_searched(corpus, reference_rg, tmp_p
     theirs = open("theirs.txt", "rb").read()
     assert b"ours.txt" not in ours and b"theirs.txt" not in theirs
     assert ours.replace(b"theirs.txt\n", b"") == theirs.replace(b"ours.txt\n", b"")
+
+
+# A case-insensitive run emitted as one (?i:…) group may take in only characters without
+# case: after (?i:x) a case-sensitive K stays K (it had matched "xk" on lines that are not
+# plain ASCII, which the regex module confirms; ASCII lines go to re, which had it right).
+INLINE_CASE = ["(?i:x)K", "(?i:x)_-", "(?i:xy)Kz", "(?i)x(?-i:K)", "(?i:é)É", "a(?i:b)C"]
+
+
+@pytest.mark.parametrize("pattern", INLINE_CASE)
+def test_inline_case_group_ends_where_it_ends(isolated, reference_rg, pattern):
+    lines = ["xK", "XK", "xk", "Xk", "x_-", "xyKz", "XYkz", "éÉ", "éé", "abC", "aBc", "ABC"]
+    (isolated / "f.txt").write_bytes("".join(f"{line} ü\n" for line in lines).encode())
+    same(reference_rg, ["-n", pattern, "f.txt"])

@@ -549,7 +549,7 @@ class _Emitter:
                     U.regex_fold_agrees(ord(it.fold_char)):
                 run.append(it.fold_char)
                 continue
-            if isinstance(it, HLit) and run:
+            if isinstance(it, HLit) and run and _caseless(it.text):
                 run.append(it.text)   # case-less characters can share the (?i:…) run
                 continue
             if run:
@@ -559,6 +559,12 @@ class _Emitter:
         if run:
             out.append("(?i:" + _lit_text("".join(run)) + ")")
         return "".join(out)
+
+
+def _caseless(text: str) -> bool:
+    """Whether no character of *text* has another case: only such a literal may join a run of
+    folded characters inside one (?i:…) (a case-sensitive K after (?i:x) must not match k)."""
+    return all(len(U.orbit(ord(c))) == 1 for c in text)
 
 
 def _required(h) -> Optional[frozenset]:
