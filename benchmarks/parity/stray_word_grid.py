@@ -31,7 +31,13 @@ from shellfree.rgcli.run import run
 PIECES = [b"\xbd", b"\xb5", b"\xbd(", b"(", b" ", b"x", b"ab", b"", b"q?_fn", "é".encode(),
           b"\xbd\xbd"]
 PATTERNS = [["-w", ""], [r"\b{start-half}\("], [r"\b{start-half} "], [r"\b{end-half}"],
-            [r"\bx"], [r"\B\("], [r"x\b"], ["-w", "x"], ["-w", "ab"]]
+            [r"\bx"], [r"\B\("], [r"x\b"], ["-w", "x"], ["-w", "ab"],
+            # Inner literals rg's grep layer may or may not extract (regex_translate._lines_alone):
+            # case variants, several literals, a class, a common byte, a multi-byte character.
+            ["-i", "-w", "x"], [r"(?i)\b{start-half}AB"], [r"\b{start-half}(?:ab|\(|x)"],
+            [r"\b{start-half}[(x]"], [r"\B(?:ab|x|q|\()"], ["-w", "e"], [r"\b{start-half}e"],
+            [r"\b{start-half}é"], ["-w", r"q\?_fn"], [r"\b{start-half}ab\w*"],
+            [r"(?:\bx|\(\b{end-half})"], [r"\b{start-half}\(?x"]]
 MODES = [["-c"], ["-n", "-v"], ["-o", "-b", "-n"], ["-n"], ["-n", "-C1"], ["--column", "-n"]]
 FILES = 200
 NAMED = 40  # files named on the command line (memory-mapped by rg), of the 200

@@ -168,3 +168,42 @@ def test_word_assertions_at_the_start_of_a_fill(isolated, reference_rg, files, a
     if expected is not None:
         assert run_rg(reference_rg, ["--sort", "path", *args])[0] == expected
     same(reference_rg, args)
+
+
+# A pattern with a Unicode word assertion and an inner literal rg's grep layer picks is
+# confirmed line by line on the line alone (regex_translate._lines_alone): after a line's
+# stray continuation bytes the assertion then sees no character before them. Without such a
+# literal (a space, "e" or "t" alone, a set too large), rg runs the regex over its buffer.
+STRAY_START = b"\n\xb6(\n\xb6x\n\xb6ab\n\xb6e\n\xb6 \n\xb6K\n\xb6X1\n\xb6xab\n\xb6\xb6t\n"
+INNER_LITERAL = [
+    "\\b{start-half}\\(",  # "(": alone
+    "\\b{start-half} ",  # a space is too common: the buffer
+    "\\b{start-half}e",  # so is "e"
+    "\\b{start-half}[(x]",  # a small class: two literals
+    "\\b{start-half}(?:x|X|K|\\()",  # four single bytes, no common first byte: the buffer
+    "\\b{start-half}(?:x|x1|x2|xab)",  # a common first byte, looked for alone
+    "\\b{start-half}(?i:x)",  # x and X
+    "\\b{start-half}x(?:ab)?",  # x and xab: a prefix
+    "\\b{start-half}(?i:k)",  # k, K and KELVIN SIGN
+    "\\B(?:ab|x|\\()",
+    "(?i)\\b{start-half}AB",
+]
+
+
+@pytest.mark.parametrize("pattern", INNER_LITERAL)
+@pytest.mark.parametrize("how", ["named", "walked", "walked -w"])
+def test_word_assertions_on_lines_rg_confirms_alone(isolated, reference_rg, pattern, how):
+    (isolated / "d").mkdir()
+    (isolated / "d" / "a").write_bytes(STRAY_START)
+    target = "d/a" if how == "named" else "d"
+    flags = ["-w"] if how.endswith("-w") else []
+    same(reference_rg, ["-n", *flags, "-e", pattern, target])
+    same(reference_rg, ["-c", "-v", *flags, "-e", pattern, target])
+
+
+def test_the_stray_word_grid_agrees_with_rg(tmp_path, reference_rg):
+    from benchmarks.parity.stray_word_grid import compare, write_grid
+
+    names = write_grid(str(tmp_path), 1)
+    agree, differ = compare(reference_rg, str(tmp_path), names)
+    assert differ == [] and agree == 252

@@ -107,6 +107,9 @@ class CompiledPattern(Record):
     # which confirms a long line from the literal's occurrences instead of from every position
     # before them (see regex_translate._literal_split); compiled on first use.
     around_literal: Optional["regex.Pattern[str]"] = None
+    # Line mode: rg confirms a line that holds the inner literal on the line alone, with
+    # nothing before it (see regex_translate._lines_alone).
+    lines_alone: bool = False
 
     @property
     def source(self) -> str:
@@ -366,5 +369,6 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
                            short_lines_safe=tr.short_lines_safe, ascii_regex=ascii_regex,
                            slice_regex=from_start,
                            around_literal=None if tr.literal_split is None
-                           else LazyRegex(tr.around_literal_source))
+                           else LazyRegex(tr.around_literal_source),
+                           lines_alone=tr.lines_alone)
 

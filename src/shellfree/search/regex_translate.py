@@ -92,6 +92,9 @@ class Translation(Record):
     # Line mode: where the pattern splits around its one required literal (see
     # _literal_split); None when it does not.
     literal_split: Optional[int] = None
+    # Line mode: rg confirms each candidate line on its own, nothing before it (see
+    # _lines_alone).
+    lines_alone: bool = False
 
     def source(self) -> str:
         """The pattern in the ``regex`` module's V1 dialect (:func:`compile_source`).
@@ -587,6 +590,172 @@ def _required(h) -> Optional[frozenset]:
     return None
 
 
+# Unicode word assertions: rg's grep layer then extracts inner literals even from a pattern its
+# regex engine accelerates by itself (see _lines_alone).
+_WORD_LOOKS = frozenset((
+    "word_boundary", "not_word_boundary", "word_start", "word_end", "word_start_half",
+    "word_end_half",
+))
+# The single bytes rg's grep layer will not look for as an inner literal: too common. Measured
+# with rg 15.1 over every ASCII byte b: named x\n\xb6b\n (after an empty first line) matches
+# \b{start-half}b only when rg runs the regex over the whole buffer, for " ", "e" and "t".
+_COMMON_BYTES = frozenset(b" et")
+
+
+def _lines_alone(hir) -> bool:
+    """Whether rg, line by line, confirms each line holding the pattern's inner literal on the
+    line alone, so that nothing before the line is looked at (named ``x\n\xb6(\n``: rg finds
+    no ``\b{start-half}\(``, which the buffer's ``\n`` before ``\xb6`` would allow).
+
+    rg does so for a pattern with a Unicode word assertion whose inner literals
+    (:func:`_inner_literals`) its heuristics call good: none empty or a too common single byte,
+    and at most 3 of them when one is a single byte (unless all share a first byte, which is
+    then looked for alone), at most 64 otherwise. A difference from rg's choice matters only
+    where a word assertion meets a line that starts with stray UTF-8 continuation bytes;
+    `python -m benchmarks.parity.stray_word_grid` compares such searches with rg.
+    """
+    if not any(isinstance(n, HLook) and n.unicode and n.kind in _WORD_LOOKS for n in _walk(hir)):
+        return False
+    found = _inner_literals(hir)[0]
+    if not found:
+        return False
+    literals = {lit for lit, _ in found}
+    shortest = min(map(len, literals))
+    if shortest == 0:
+        return False
+    if len(literals) > 1 and all(lit[:1] == next(iter(literals))[:1] for lit in literals):
+        return literals.pop()[0] not in _COMMON_BYTES  # the shared first byte, looked for alone
+    if any(len(lit) == 1 and lit[0] in _COMMON_BYTES for lit in literals):
+        return False
+    return len(literals) <= (3 if shortest == 1 else 64)
+
+
+_INNER_CLASS_LIMIT = 10  # a class of more characters gives no literals
+_INNER_REPEAT_LIMIT = 10  # a repetition is written out this many times at most
+_INNER_SET_LIMIT = 64  # no set grows past this many
+
+_Lits = Optional[list]  # [(utf-8 string, exact)], or None: any string (nothing known)
+
+
+def _inner_literals(h) -> tuple[_Lits, bool]:
+    """(literals, prefix) of *h*, as rg's grep layer extracts them for its line prefilter
+    (rules read from its documentation and measured against rg 15.1; the code is this
+    module's): every match of *h* starts with (exact: is) one of the strings. Strings next to
+    each other combine; a concatenation whose strings cannot all be extended any further
+    keeps the best set found so far and goes on with a new one, which no longer starts the
+    match (*prefix* False)."""
+    if isinstance(h, HLit):
+        return [(h.text.encode("utf-8", "surrogateescape"), True)], True
+    if isinstance(h, HClass):
+        members = U.materialize(h.cls)
+        if members is None or sum(hi - lo + 1 for lo, hi in members.ranges) > _INNER_CLASS_LIMIT:
+            return None, True
+        return [(chr(cp).encode("utf-8", "surrogatepass"), True)
+                for lo, hi in members.ranges for cp in range(lo, hi + 1)], True
+    if isinstance(h, HLook):
+        return [(b"", True)], True
+    if isinstance(h, HCap):
+        return _inner_literals(h.sub)
+    if isinstance(h, HRep):
+        return _inner_repeat(h), True
+    if isinstance(h, HAlt):
+        out: list = []
+        prefix = True
+        for item in h.items:
+            found, item_prefix = _inner_literals(item)
+            if found is None or len(out) + len(found) > _INNER_SET_LIMIT:
+                return None, True
+            out = _dedup(out + found)
+            prefix = prefix and item_prefix
+        return out, prefix
+    if not isinstance(h, HConcat):
+        return None, True
+    seq: _Lits = [(b"", True)]
+    prefix = True
+    best: _Lits = None
+    chosen = False
+    for item in h.items:
+        if seq is None or not any(exact for _, exact in seq):
+            if seq is not None and not seq:
+                return [], prefix  # nothing can match
+            if _really_good(seq):
+                return seq, prefix
+            best = seq if not chosen else _choose(best, seq)
+            chosen = True
+            seq, prefix = [(b"", True)], False
+        found, item_prefix = _inner_literals(item)
+        seq = _cross(seq, found) if item_prefix else _choose(seq, found)
+    return (_choose(best, seq) if chosen else seq), prefix
+
+
+def _inner_repeat(h) -> _Lits:
+    found, _ = _inner_literals(h.sub)
+    inexact = None if found is None else [(lit, False) for lit, _ in found]
+    if h.min == 0:
+        if h.max != 1:
+            found = inexact
+        return None if found is None else _dedup(found + [(b"", True)])
+    seq: _Lits = [(b"", True)]
+    for _ in range(min(h.min, _INNER_REPEAT_LIMIT)):
+        if seq is None or not any(exact for _, exact in seq):
+            break
+        seq = _cross(seq, found)
+    if seq is not None and (h.max != h.min or h.min > _INNER_REPEAT_LIMIT):
+        seq = [(lit, False) for lit, _ in seq]
+    return seq
+
+
+def _cross(seq: _Lits, other: _Lits) -> _Lits:
+    """Each exact string of *seq* followed by each of *other*; too many combinations, or an
+    *other* that is unknown, leave *seq*'s strings where they are, no longer exact."""
+    if seq is None:
+        return None
+    if other is None or len(seq) * len(other) > _INNER_SET_LIMIT:
+        if any(lit == b"" and exact for lit, exact in seq):
+            return None  # the empty string, which cannot grow, is no literal at all
+        return [(lit, False) for lit, _ in seq]
+    out = []
+    for lit, exact in seq:
+        if exact:
+            out.extend((lit + tail, tail_exact) for tail, tail_exact in other)
+        else:
+            out.append((lit, False))
+    return _dedup(out)
+
+
+def _choose(one: _Lits, two: _Lits) -> _Lits:
+    """The better of two sets for a prefilter (both taken as inexact): a known one, one
+    without a too common single byte, the one with the longer shortest string, the larger."""
+    if one is None:
+        return None if two is None else [(lit, False) for lit, _ in two]
+    if two is None:
+        return [(lit, False) for lit, _ in one]
+    sets = [[(lit, False) for lit, _ in one], [(lit, False) for lit, _ in two]]
+    if _poisoned(sets[0]) != _poisoned(sets[1]):
+        return sets[1] if _poisoned(sets[0]) else sets[0]
+    if not sets[0] or not sets[1]:
+        return sets[1] if not sets[0] else sets[0]
+    key = [(min(len(lit) for lit, _ in s), len(s)) for s in sets]
+    return sets[1] if key[1] > key[0] else sets[0]
+
+
+def _poisoned(seq: list) -> bool:
+    return any(lit == b"" or (len(lit) == 1 and lit[0] in _COMMON_BYTES) for lit, _ in seq)
+
+
+def _really_good(seq: _Lits) -> bool:
+    return (seq is not None and bool(seq) and not _poisoned(seq)
+            and min(len(lit) for lit, _ in seq) >= 3 and len(seq) <= 8)
+
+
+def _dedup(seq: list) -> list:
+    """Equal strings once (inexact if either was), in first-seen order."""
+    out: dict = {}
+    for lit, exact in seq:
+        out[lit] = out.get(lit, True) and exact
+    return list(out.items())
+
+
 def _every_branch(h, required) -> Optional[frozenset]:
     """An alternation requires one of the union of what each branch requires, if each does."""
     out: set = set()
@@ -938,7 +1107,8 @@ def translate(ast, opts: TranslateOptions) -> Translation:
                        re_source=None if required is not None else _re_source(hir),
                        short_lines_safe=_bounded_backtracking(hir),
                        ascii_source=None if opts.multiline or opts.crlf else _ascii_source(hir),
-                       literal_split=None if newline or looks else _literal_split(hir, required))
+                       literal_split=None if newline or looks else _literal_split(hir, required),
+                       lines_alone=not opts.multiline and _lines_alone(hir))
 
 
 def analyze_case(ast) -> tuple:

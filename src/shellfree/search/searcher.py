@@ -608,6 +608,8 @@ class _Lines:
         self.literals = prepared.literals
         self.rare_offsets = prepared.rare_offsets
         self.text_anchors = prepared.text_anchors
+        # rg confirms each candidate line on its own (CompiledPattern.lines_alone).
+        self.lines_alone = getattr(matcher, "lines_alone", False)
         self.timeout = timeout
         self.budget_short = prepared.budget_short
         self.crlf_strip = prepared.crlf_strip
@@ -685,7 +687,7 @@ class _Lines:
     def line_matches(self, ls: int, le: int, look_back: bool = True) -> bool:
         """Whether the regex matches the line; *look_back* False matches it as the start of
         a haystack (rg's searcher goes on after a matching line with the rest of its buffer)."""
-        lead = 0 if self.text_anchors or not look_back else self._stray_lead(ls)
+        lead = 0 if self.text_anchors or not look_back or self.lines_alone else self._stray_lead(ls)
         text = self.line_text(ls - lead, le)
         if self.ascii_search is not None and len(text) <= _SHORT_LINE and text.isascii():
             return self.ascii_search(text, lead) is not None
@@ -891,10 +893,12 @@ class _Lines:
             stop = buf.find(b"\n", ls, end)
             le = end if stop < 0 else stop
             pos = cle + 1
-            # The scan saw the "\n" before the line; a line starting a fill's haystack, whose
-            # matching can then only lose (see _stray_lead), is decided as rg sees it.
-            if (self.in_fills and "\udc80" <= text[cls : cls + 1] <= "\udcbf" and cls
-                    and ls in self.haystack_starts() and not self.line_matches(ls, le)):
+            # The scan saw the "\n" before the line; a line rg matches alone (lines_alone) or
+            # that starts a fill's haystack, whose matching can then only lose (see
+            # _stray_lead), is decided as rg sees it.
+            if (cls and "\udc80" <= text[cls : cls + 1] <= "\udcbf"
+                    and (self.lines_alone or (self.in_fills and ls in self.haystack_starts()))
+                    and not self.line_matches(ls, le)):
                 continue
             yield ls, le
             # rg searches on with the rest of its buffer as a new haystack, so a word
