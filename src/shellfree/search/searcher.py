@@ -675,10 +675,10 @@ class _Lines:
         search runs on ``buffer[pos..]`` from the first line it has not searched, so nothing
         before that line is looked at (``x\n\xb6 \n`` walked: the 3-byte first read ends in
         line 2, which then starts the second fill's haystack, and ``\b{start-half} `` does not
-        find it; memory-mapped it does). Measured against rg 15.1 on small walked files, with
-        --mmap/--no-mmap, and on 160 KB of such lines, where context options, which make its
-        rolls keep lines, move none of these starts (-B1, -B3, -A2, -C1: the lines found are
-        the same)."""
+        find it; memory-mapped it does). Measured against rg 15.1 on small walked files and
+        with --mmap/--no-mmap. These are the starts without context options; with them the
+        rolls keep lines, which moves the starts, and search_bytes searches again with those
+        of :func:`_fill_starts`."""
         if self._haystack_starts is None:
             self._haystack_starts = _buffer_starts(self.buf, self.sniff)
         self.haystack_starts_used = True
