@@ -174,7 +174,7 @@ def test_word_assertions_at_the_start_of_a_fill(isolated, reference_rg, files, a
 # confirmed line by line on the line alone (regex_translate._lines_alone): after a line's
 # stray continuation bytes the assertion then sees no character before them. Without such a
 # literal (a space, "e" or "t" alone, a set too large), rg runs the regex over its buffer.
-STRAY_START = b"\n\xb6(\n\xb6x\n\xb6ab\n\xb6e\n\xb6 \n\xb6K\n\xb6X1\n\xb6xab\n\xb6\xb6t\n"
+STRAY_START = b"\n\xb6(\n\xb6x\n\xb6ab\n\xb6e\n\xb6 \n\xb6K\n\xb6X1\n\xb6xab\n\xb6\xb6t\n\xb6x1K(\n"
 INNER_LITERAL = [
     "\\b{start-half}\\(",  # "(": alone
     "\\b{start-half} ",  # a space is too common: the buffer
@@ -187,6 +187,8 @@ INNER_LITERAL = [
     "\\b{start-half}(?i:k)",  # k, K and KELVIN SIGN
     "\\B(?:ab|x|\\()",
     "(?i)\\b{start-half}AB",
+    "\\b{start-half}(?:x|K|\\(|1){2,}",  # four single bytes, inexact: an unbounded repetition
+    "\\b{start-half}(?:x|K|\\(|1){2}",  # is not written out; a bounded one is: 16 pairs
 ]
 
 

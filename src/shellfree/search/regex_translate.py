@@ -695,12 +695,14 @@ def _inner_repeat(h) -> _Lits:
         if h.max != 1:
             found = inexact
         return None if found is None else _dedup(found + [(b"", True)])
+    if h.max is None:
+        return inexact  # (ab)+ and a{2,} give "ab" and "a", no longer exact
     seq: _Lits = [(b"", True)]
     for _ in range(min(h.min, _INNER_REPEAT_LIMIT)):
         if seq is None or not any(exact for _, exact in seq):
             break
         seq = _cross(seq, found)
-    if seq is not None and (h.max != h.min or h.min > _INNER_REPEAT_LIMIT):
+    if seq is not None and (h.max > h.min or h.min > _INNER_REPEAT_LIMIT):
         seq = [(lit, False) for lit, _ in seq]
     return seq
 
@@ -711,7 +713,7 @@ def _cross(seq: _Lits, other: _Lits) -> _Lits:
     if seq is None:
         return None
     if other is None or len(seq) * len(other) > _INNER_SET_LIMIT:
-        if any(lit == b"" and exact for lit, exact in seq):
+        if any(lit == b"" for lit, _ in seq):
             return None  # the empty string, which cannot grow, is no literal at all
         return [(lit, False) for lit, _ in seq]
     out = []
