@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -490,8 +491,8 @@ def test_output_file_inside_the_tree_is_not_searched(corpus, reference_rg, tmp_p
             out.flush()
             subprocess.run([*cmd, "--sort", "path", "-l", "Sherlock"], stdout=out,
                            stdin=subprocess.DEVNULL, check=False)
-    ours = open("ours.txt", "rb").read()
-    theirs = open("theirs.txt", "rb").read()
+    ours = Path("ours.txt").read_bytes()
+    theirs = Path("theirs.txt").read_bytes()
     assert b"ours.txt" not in ours and b"theirs.txt" not in theirs
     assert ours.replace(b"theirs.txt\n", b"") == theirs.replace(b"ours.txt\n", b"")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -247,7 +248,7 @@ class TestBudget:
         cache = TreeCache(content_budget=budget, clock=settled_clock)
         for path in paths:
             cache.begin_run()
-            assert cache.read(path) == open(path, "rb").read()
+            assert cache.read(path) == Path(os.fsdecode(path)).read_bytes()
             assert cache.content_bytes <= budget
         assert cache.content_bytes == budget
 
@@ -301,7 +302,7 @@ class TestBudget:
         opens = Counter(monkeypatch, "open", tmp_path)
         cache.begin_run()
         for path in big + small:
-            assert cache.read(path) == open(path, "rb").read()
+            assert cache.read(path) == Path(os.fsdecode(path)).read_bytes()
         # One large file still fits beside the six small ones; the other two are read again.
         assert len(opens.calls) == 2 and set(opens.calls) < set(big)
         assert cache.content_bytes == 2000 + 6 * 300 + 7 * ENTRY_OVERHEAD
