@@ -414,7 +414,7 @@ class _Emitter:
         return self.word[key]
 
     def _behind(self, kind: str, good: U.ClassExpr, plain: str) -> str:
-        """Lookbehinds for "the character before is in *good*", as regex-automata decides it.
+        r"""Lookbehinds for "the character before is in *good*", as regex-automata decides it.
 
         It finds the character before a position by stepping back over at most three UTF-8
         continuation bytes and decoding *one* character from there. After stray continuation
@@ -604,8 +604,9 @@ _COMMON_BYTES = frozenset(b" et")
 
 def _lines_alone(hir) -> bool:
     """Whether rg, line by line, confirms each line holding the pattern's inner literal on the
-    line alone, so that nothing before the line is looked at (named ``x\n\xb6(\n``: rg finds
-    no ``\b{start-half}\(``, which the buffer's ``\n`` before ``\xb6`` would allow).
+    line alone, so that nothing before the line is looked at (named ``x\\n\\xb6(\\n``: rg
+    finds no ``\\b{start-half}\\(``, which the buffer's ``\\n`` before ``\\xb6`` would
+    allow).
 
     rg does so for a pattern with a Unicode word assertion whose inner literals
     (:func:`_inner_literals`) its heuristics call good: none empty or a too common single byte,

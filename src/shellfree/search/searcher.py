@@ -655,7 +655,7 @@ class _Lines:
         return None
 
     def _stray_lead(self, ls: int, printer: bool = False) -> int:
-        """1 when the line at *ls* is to be matched with the previous line's "\n" in front.
+        r"""1 when the line at *ls* is to be matched with the previous line's "\n" in front.
 
         rg matches a line inside its buffer, so a word assertion can look back past the line's
         start; that only changes a result after UTF-8 continuation bytes at the line's start
@@ -671,7 +671,7 @@ class _Lines:
         return 1
 
     def haystack_starts(self) -> frozenset[int]:
-        """Where the searches of rg's fills begin, for a stream read in fills: each fill's
+        r"""Where the searches of rg's fills begin, for a stream read in fills: each fill's
         search runs on ``buffer[pos..]`` from the first line it has not searched, so nothing
         before that line is looked at (``x\n\xb6 \n`` walked: the 3-byte first read ends in
         line 2, which then starts the second fill's haystack, and ``\b{start-half} `` does not
