@@ -508,3 +508,34 @@ def test_inline_case_group_ends_where_it_ends(isolated, reference_rg, pattern):
     lines = ["xK", "XK", "xk", "Xk", "x_-", "xyKz", "XYkz", "éÉ", "éé", "abC", "aBc", "ABC"]
     (isolated / "f.txt").write_bytes("".join(f"{line} ü\n" for line in lines).encode())
     same(reference_rg, ["-n", pattern, "f.txt"])
+
+
+# --mmap maps walked files too, not only named ones: one buffer, so NUL bytes past the first
+# 64 KiB are noticed only in a printed line, and nothing of a file whose first 64 KiB hold
+# one is searched (read in fills, its lines before the NUL's fill would be).
+MMAP_WALKED = {
+    "d/b": b"a\nx\0y\nabc\n",
+    "d/c": b"abc\n",
+    "d/big": b"abc\n" + b"x" * 70000 + b"\n" + b"q\0\n" + b"abc\n",
+}
+
+
+@pytest.mark.parametrize("args", [["-n", "a"], ["-c", "a"], ["-l", "a"], ["--json", "a"],
+                                  ["-n", "-a", "a"], ["--binary", "-n", "a"], ["-n", "-v", "x"],
+                                  ["-o", "-b", "abc"], ["-n", "q"], ["--heading", "-n", "q"],
+                                  ["-n", "-C1", "q"]])
+def test_walked_files_are_memory_mapped_under_mmap(isolated, reference_rg, args):
+    for path, data in MMAP_WALKED.items():
+        (isolated / path).parent.mkdir(exist_ok=True)
+        (isolated / path).write_bytes(data)
+    same(reference_rg, ["--mmap", *args, "d"])
+
+
+@pytest.mark.parametrize("args", [["--heading", "-n", "q"], ["--heading", "-n", "-A1", "q"]])
+def test_no_heading_for_a_file_whose_first_printed_line_is_binary(isolated, reference_rg, args):
+    # Named (memory-mapped): rg's sink stops at the first line it would print, which holds a
+    # NUL past the pre-scanned 64 KiB, and writes only the binary notice, no heading.
+    for path, data in MMAP_WALKED.items():
+        (isolated / path).parent.mkdir(exist_ok=True)
+        (isolated / path).write_bytes(data)
+    same(reference_rg, [*args, "d/big", "d/c"])

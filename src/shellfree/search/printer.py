@@ -137,8 +137,9 @@ class StandardPrinter:
         opts = self.options
         out: list[bytes] = []
         shown_path = _display_path(path, opts) if (opts.with_filename or opts.heading) else None
-        if shown_path is not None and opts.heading and result.lines:
-            out.append(shown_path + b"\n")
+        # The heading goes before the file's first printed line: a file whose first line to
+        # print holds binary data, where the sink stops, prints only the notice (rg 15.1).
+        heading = shown_path + b"\n" if (shown_path is not None and opts.heading) else None
         prefix_path = shown_path if (shown_path is not None and not opts.heading) else None
         # rg's standard sink, once binary data was seen in "convert" mode (explicit files),
         # stops at the next line it is handed: a match still counts (and the notice follows),
@@ -173,11 +174,17 @@ class StandardPrinter:
                     out.append(opts.context_separator + self._terminator)
                 continue
             if stop_at is not None and index >= stop_at:
-                matched = matched or line.kind == "match"
+                # Convert mode: the match the sink stops at still counts. Quit mode (a walked
+                # file mapped under --mmap, whose NUL only a printed line shows): the search
+                # ended before that line.
+                matched = matched or (line.kind == "match" and not result.binary_quit)
                 break
             if line.kind == "match":
                 matched = True
             wrote_line = True
+            if heading is not None:
+                out.append(heading)
+                heading = None
             # -o prints the lines that hold matches as their matches only: the matching lines,
             # or under -v the context lines (they are the ones the regex matches). Under -v only
             # lines the regex matches carry spans.
