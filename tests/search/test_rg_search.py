@@ -523,7 +523,7 @@ MMAP_WALKED = {
 @pytest.mark.parametrize("args", [["-n", "a"], ["-c", "a"], ["-l", "a"], ["--json", "a"],
                                   ["-n", "-a", "a"], ["--binary", "-n", "a"], ["-n", "-v", "x"],
                                   ["-o", "-b", "abc"], ["-n", "q"], ["--heading", "-n", "q"],
-                                  ["-n", "-C1", "q"]])
+                                  ["-n", "-C1", "q"], ["--json", "q"], ["--json", "-C1", "q"]])
 def test_walked_files_are_memory_mapped_under_mmap(isolated, reference_rg, args):
     for path, data in MMAP_WALKED.items():
         (isolated / path).parent.mkdir(exist_ok=True)

@@ -438,7 +438,7 @@ class _Search:
         if self.json is not None:
             elapsed = time.perf_counter() - file_started
             chunk = self.json.print_file(shown, result, elapsed)
-            return Outcome(searched=True, matched=result.has_match, json=chunk)
+            return Outcome(searched=True, matched=self.json.last_matched, json=chunk)
         walked_binary = binary == BINARY_QUIT and (
             result.binary_offset is not None
             or (result.binary_in_printed_lines and result.first_nul_in_lines() is not None)

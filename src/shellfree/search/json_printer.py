@@ -62,12 +62,14 @@ class JsonPrinter:
         self.quiet = quiet
         self.invert = invert
         self.stats = JsonStats()
+        self.last_matched = False  # whether the last file printed counts as matching
 
     def print_file(self, path: bytes, result: FileResult, elapsed: float) -> bytes:
         stats = self.stats
         lines = result.lines
         binary_offset = result.binary_offset
         bytes_searched = result.bytes_searched
+        has_match = result.has_match
         if result.binary_in_printed_lines:
             # rg notices a NUL past the pre-scanned 64 KiB in a line it hands to the printer.
             # In "convert" mode the JSON printer prints on (the standard one stops there);
@@ -79,14 +81,19 @@ class JsonPrinter:
                 bytes_searched = min(bytes_searched, binary_offset)
                 if result.binary_quit:
                     lines = lines[:index]
+                    has_match = any(line is not None and line.kind == "match" for line in lines)
         stats.searches += 1
         stats.bytes_searched += bytes_searched
         stats.elapsed += elapsed
+        # Whether the file counts as matching (the exit status): not when the match was the
+        # line a quit-mode search stopped at.
+        self.last_matched = has_match
         # A file with lines but no match: rg's multi-line searcher printing the before-context
-        # of an empty match after the final newline (begin, context, end).
-        if not result.lines:
+        # of an empty match after the final newline (begin, context, end). No lines at all:
+        # nothing, also when a quit-mode search stopped at its first line to print.
+        if not lines:
             return b""
-        stats.searches_with_match += result.has_match
+        stats.searches_with_match += has_match
         if self.quiet:
             for line in lines:
                 if line is not None and line.kind == "match":
@@ -130,7 +137,7 @@ class JsonPrinter:
                 "stats": {
                     "elapsed": _elapsed(elapsed),
                     "searches": 1,
-                    "searches_with_match": int(result.has_match),
+                    "searches_with_match": int(has_match),
                     "bytes_searched": bytes_searched,
                     "bytes_printed": printed,
                     "matched_lines": matched_lines,
