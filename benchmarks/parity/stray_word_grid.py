@@ -13,7 +13,9 @@ word-assertion patterns in several output modes, each command compared with rg b
     python -m benchmarks.parity.stray_word_grid --seed 1
 
 prints how many of the commands agree and lists the others (pattern, output mode, walked or
-named). README.md (Known gaps) gives the counts at the last measurement.
+named). ``--probe N`` runs N random word-assertion patterns instead (assertions around
+literals, classes, alternations and repetitions, with -i, -w, -v or -o), each walked and
+named. README.md (Known gaps) gives the counts at the last measurement.
 """
 
 from __future__ import annotations
@@ -79,15 +81,58 @@ def compare(rg: str, root: str, names: list[str]) -> tuple[int, list[tuple[str, 
     return agree, differ
 
 
+PROBE_ATOMS = ["x", "ab", "e", "t", r"\(", "foo", "é", "[ab]", "[a-z]", "[xe]", "(?i:k)",
+               "(?i:ab)", "(?i:x)", r"\d", "1", "K", "(?:ab|x)", "(?:e|t)", "x+", "(?:ab)?",
+               "[(x]", "f[o]o", "x{2,}", "(?:ab)+", "x{3}", "x{1,3}", "[xe]{2}", "(?:x|e)t",
+               "K?x", "x*ab", "(?:x|ab){2}"]
+PROBE_LOOKS = [r"\b", r"\B", r"\b{start-half}", r"\b{end-half}", r"\<", r"\>", ""]
+PROBE_FLAGS = [[], ["-i"], ["-w"], ["-v"], ["-o", "-b"]]
+
+
+def probe_commands(seed: int, count: int) -> list[list[str]]:
+    """*count* random word-assertion searches: (flags..., "-e", pattern)."""
+    rnd = random.Random(seed)
+    commands = []
+    for _ in range(count):
+        pattern = "".join(rnd.choice(PROBE_LOOKS) + rnd.choice(PROBE_ATOMS)
+                          for _ in range(rnd.randint(1, 2))) + rnd.choice(PROBE_LOOKS)
+        commands.append([*rnd.choice(PROBE_FLAGS), "-e", pattern])
+    return commands
+
+
+def compare_probe(rg: str, root: str, names: list[str], commands: list[list[str]]) -> tuple:
+    """As :func:`compare`, for :func:`probe_commands`' searches (with -n)."""
+    agree = 0
+    differ = []
+    for label, targets in (("walked", ["d"]), ("named", names[:8])):
+        for command in commands:
+            argv = ["--sort", "path", "--no-config", "-n", *command, *targets]
+            theirs = subprocess.run([rg, *argv], cwd=root, capture_output=True,
+                                    stdin=subprocess.DEVNULL, check=False)
+            out, err = io.BytesIO(), io.BytesIO()
+            status = run([a.encode() for a in argv], out, err, None, cwd=root)
+            if out.getvalue() == theirs.stdout and status == theirs.returncode:
+                agree += 1
+            else:
+                differ.append((label, command[-1], " ".join(command[:-2])))
+    return agree, differ
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.parity.stray_word_grid",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1, help="seed of the grid's file contents")
+    parser.add_argument("--probe", type=int, default=0, metavar="N",
+                        help="run N random word-assertion searches instead of the grid's")
     args = parser.parse_args(argv)
     rg = find_reference_rg().path
     with tempfile.TemporaryDirectory() as root:
         names = write_grid(root, args.seed)
-        agree, differ = compare(rg, root, names)
+        if args.probe:
+            commands = probe_commands(args.seed, args.probe)
+            agree, differ = compare_probe(rg, root, names, commands)
+        else:
+            agree, differ = compare(rg, root, names)
     total = agree + len(differ)
     print(f"seed {args.seed}: {agree}/{total} commands agree with rg")
     for label, pattern, mode in differ:
