@@ -539,3 +539,15 @@ def test_no_heading_for_a_file_whose_first_printed_line_is_binary(isolated, refe
         (isolated / path).parent.mkdir(exist_ok=True)
         (isolated / path).write_bytes(data)
     same(reference_rg, [*args, "d/big", "d/c"])
+
+
+# Under -U -v rg hands a context line to its printer alone, with its terminator: -o prints each
+# match whole with the terminator cut, so a match of only the "\n" prints an empty line, where
+# a multi-line match's bare line ends print nothing (content-parity case 24003488).
+@pytest.mark.parametrize("content", [b"e\nll\nx", b"ab\nll\n\xff", b"a\n\nb\nx"])
+@pytest.mark.parametrize("args", [["-o"], ["-o", "-n", "--column"], ["-o", "-b", "-A1"]])
+def test_multiline_inverted_context_line_prints_a_terminator_match_empty(isolated, reference_rg,
+                                                                         content, args):
+    (isolated / "f.txt").write_bytes(content)
+    for pattern in ("\\p{Any}{0,2}", "(?s:.){1,2}", "[a-z\\n]{0,3}"):
+        same(reference_rg, ["-U", "-v", "-m2", "-B2", *args, pattern, "f.txt"])

@@ -316,7 +316,16 @@ class StandardPrinter:
             # A multi-line match is printed one line piece at a time, each with its own
             # line number.
             first = line.number + text.count(b"\n", 0, start)
-            pieces = text[start:end].split(b"\n")
+            if line.kind == "context":
+                # A -U -v context line, handed to rg's printer alone with its terminator: each
+                # match is printed whole, its terminator cut, so a match of only the "\n"
+                # prints an empty line (`rg -U -v -o -B2 '(?s:.){0,2}'` on "ab\nll\nx").
+                piece = text[start:end]
+                if piece.endswith(b"\n"):
+                    piece = piece[:-2] if opts.crlf and piece.endswith(b"\r\n") else piece[:-1]
+                pieces = [piece]
+            else:
+                pieces = text[start:end].split(b"\n")
             spans_lines = len(pieces) > 1
             if opts.crlf and spans_lines:
                 # rg cuts each line of the match at the line's terminator, which --crlf makes
