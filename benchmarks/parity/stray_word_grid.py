@@ -61,23 +61,29 @@ def write_grid(root: str, seed: int) -> list[str]:
     return names
 
 
-def compare(rg: str, root: str, names: list[str]) -> tuple[int, list[tuple[str, str, str]]]:
-    """(commands that agree, the others as (walked or named, pattern flags, mode flags))."""
+def grid_commands() -> list[list[str]]:
+    """The grid's searches: each pattern in each output mode, as (flags..., "-e", pattern)."""
+    return [[*mode, *pattern[:-1], "-e", pattern[-1]] for pattern in PATTERNS for mode in MODES]
+
+
+def compare(rg: str, root: str, names: list[str], commands: list[list[str]] | None = None,
+            named: int = NAMED) -> tuple[int, list[tuple[str, str, str]]]:
+    """Run *commands* (default: :func:`grid_commands`) walked over the grid and over its first
+    *named* files named; (commands that agree, the others as (walked or named, pattern, the
+    flags before it))."""
     agree = 0
     differ = []
-    for label, targets in (("walked", ["d"]), ("named", names[:NAMED])):
-        for pattern in PATTERNS:
-            for mode in MODES:
-                argv = ["--sort", "path", "--no-config", *mode, *pattern[:-1], "-e", pattern[-1],
-                        *targets]
-                theirs = subprocess.run([rg, *argv], cwd=root, capture_output=True,
-                                        stdin=subprocess.DEVNULL, check=False)
-                out, err = io.BytesIO(), io.BytesIO()
-                status = run([a.encode() for a in argv], out, err, None, cwd=root)
-                if out.getvalue() == theirs.stdout and status == theirs.returncode:
-                    agree += 1
-                else:
-                    differ.append((label, " ".join(pattern), " ".join(mode)))
+    for label, targets in (("walked", ["d"]), ("named", names[:named])):
+        for command in grid_commands() if commands is None else commands:
+            argv = ["--sort", "path", "--no-config", *command, *targets]
+            theirs = subprocess.run([rg, *argv], cwd=root, capture_output=True,
+                                    stdin=subprocess.DEVNULL, check=False)
+            out, err = io.BytesIO(), io.BytesIO()
+            status = run([a.encode() for a in argv], out, err, None, cwd=root)
+            if out.getvalue() == theirs.stdout and status == theirs.returncode:
+                agree += 1
+            else:
+                differ.append((label, command[-1], " ".join(command[:-2])))
     return agree, differ
 
 
@@ -90,32 +96,14 @@ PROBE_FLAGS = [[], ["-i"], ["-w"], ["-v"], ["-o", "-b"]]
 
 
 def probe_commands(seed: int, count: int) -> list[list[str]]:
-    """*count* random word-assertion searches: (flags..., "-e", pattern)."""
+    """*count* random word-assertion searches: ("-n", flags..., "-e", pattern)."""
     rnd = random.Random(seed)
     commands = []
     for _ in range(count):
         pattern = "".join(rnd.choice(PROBE_LOOKS) + rnd.choice(PROBE_ATOMS)
                           for _ in range(rnd.randint(1, 2))) + rnd.choice(PROBE_LOOKS)
-        commands.append([*rnd.choice(PROBE_FLAGS), "-e", pattern])
+        commands.append(["-n", *rnd.choice(PROBE_FLAGS), "-e", pattern])
     return commands
-
-
-def compare_probe(rg: str, root: str, names: list[str], commands: list[list[str]]) -> tuple:
-    """As :func:`compare`, for :func:`probe_commands`' searches (with -n)."""
-    agree = 0
-    differ = []
-    for label, targets in (("walked", ["d"]), ("named", names[:8])):
-        for command in commands:
-            argv = ["--sort", "path", "--no-config", "-n", *command, *targets]
-            theirs = subprocess.run([rg, *argv], cwd=root, capture_output=True,
-                                    stdin=subprocess.DEVNULL, check=False)
-            out, err = io.BytesIO(), io.BytesIO()
-            status = run([a.encode() for a in argv], out, err, None, cwd=root)
-            if out.getvalue() == theirs.stdout and status == theirs.returncode:
-                agree += 1
-            else:
-                differ.append((label, command[-1], " ".join(command[:-2])))
-    return agree, differ
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         names = write_grid(root, args.seed)
         if args.probe:
             commands = probe_commands(args.seed, args.probe)
-            agree, differ = compare_probe(rg, root, names, commands)
+            agree, differ = compare(rg, root, names, commands, named=8)
         else:
             agree, differ = compare(rg, root, names)
     total = agree + len(differ)

@@ -603,10 +603,10 @@ _COMMON_BYTES = frozenset(b" et")
 
 
 def _lines_alone(hir) -> bool:
-    """Whether rg, line by line, confirms each line holding the pattern's inner literal on the
-    line alone, so that nothing before the line is looked at (named ``x\\n\\xb6(\\n``: rg
-    finds no ``\\b{start-half}\\(``, which the buffer's ``\\n`` before ``\\xb6`` would
-    allow).
+    """For a pattern with a Unicode word assertion (translate checks): whether rg, line by
+    line, confirms each line holding the pattern's inner literal on the line alone, so that
+    nothing before the line is looked at (named ``x\\n\\xb6(\\n``: rg finds no
+    ``\\b{start-half}\\(``, which the buffer's ``\\n`` before ``\\xb6`` would allow).
 
     rg does so for a pattern with a Unicode word assertion whose inner literals
     (:func:`_inner_literals`) its heuristics call good: none empty or a too common single byte,
@@ -615,8 +615,6 @@ def _lines_alone(hir) -> bool:
     where a word assertion meets a line that starts with stray UTF-8 continuation bytes;
     `python -m benchmarks.parity.stray_word_grid` compares such searches with rg.
     """
-    if not any(isinstance(n, HLook) and n.unicode and n.kind in _WORD_LOOKS for n in _walk(hir)):
-        return False
     found = _inner_literals(hir)[0]
     if not found:
         return False
@@ -1083,7 +1081,9 @@ def translate(ast, opts: TranslateOptions) -> Translation:
         req = _required(hir)
         if req and all(req):
             required = tuple(sorted(req))
-    looks = {n.kind for n in _walk(hir) if isinstance(n, HLook)}
+    hir_looks = [n for n in _walk(hir) if isinstance(n, HLook)]
+    looks = {n.kind for n in hir_looks}
+    unicode_word = any(n.unicode and n.kind in _WORD_LOOKS for n in hir_looks)
     newline = opts.multiline and _can_match(hir, 0x0A)
     text_anchors = bool(looks & {"start_text", "end_text"})
     line_anchors = bool(looks & _LINE_ANCHORS)
@@ -1111,7 +1111,7 @@ def translate(ast, opts: TranslateOptions) -> Translation:
                        short_lines_safe=_bounded_backtracking(hir),
                        ascii_source=None if opts.multiline or opts.crlf else _ascii_source(hir),
                        literal_split=None if newline or looks else _literal_split(hir, required),
-                       lines_alone=not opts.multiline and _lines_alone(hir))
+                       lines_alone=not opts.multiline and unicode_word and _lines_alone(hir))
 
 
 def analyze_case(ast) -> tuple:
