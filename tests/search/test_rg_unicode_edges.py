@@ -209,3 +209,19 @@ def test_the_stray_word_grid_agrees_with_rg(tmp_path, reference_rg):
     names = write_grid(str(tmp_path), 1)
     agree, differ = compare(reference_rg, str(tmp_path), names)
     assert differ == [] and agree == 252
+
+
+# Past -m's limit rg checks each trailing line on its own (the line alone, nothing before it),
+# memory-mapped or not; the printer still re-finds a selected line's matches in its buffer.
+PAST_LIMIT = [["-v", "-m1", "-A1", "-n"], ["-v", "-m2", "-A2", "-n"],
+              ["-v", "-m1", "-A1", "-o", "-b"], ["-m1", "-A2", "-n"], ["-m1", "-A3", "-o", "-b"],
+              ["-v", "-m1", "-A2", "--json"]]
+
+
+@pytest.mark.parametrize("args", PAST_LIMIT)
+@pytest.mark.parametrize("target", [["d/f"], ["d/g"], ["d"], ["--mmap", "d"], ["--no-mmap", "d/f"]])
+def test_lines_past_the_limit_are_checked_alone(isolated, reference_rg, args, target):
+    (isolated / "d").mkdir()
+    (isolated / "d" / "f").write_bytes(b"x\n\xb6 \nq\n\xb6 \n")
+    (isolated / "d" / "g").write_bytes(b"abcdefgh\n\xb6 \nq\n\xb6 \nzz\n\xb6 \n")
+    same(reference_rg, [*args, "\\b{start-half} ", *target])

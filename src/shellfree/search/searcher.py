@@ -636,6 +636,13 @@ class _Lines:
         self._haystack_starts: frozenset[int] | None = None
         self.haystack_starts_used = False  # whether a line's result depended on them
 
+    def read_as(self, config: SearchConfig) -> None:
+        """Take from *config* how rg reads the stream: in fills (a whole file not
+        memory-mapped) and under which context options (see _stray_lead)."""
+        self.in_fills = config.whole_stream and not config.mmap
+        if config.before_context or config.after_context:
+            self.fill_context = config.before_context
+
     @property
     def search(self):
         # Looked up when a line is confirmed, not up front: an exact-literal matcher's regex is
@@ -708,11 +715,13 @@ class _Lines:
         """Whether the regex matches the line as rg's searcher checks one line on its own
         (after -m's limit, and line by line): without its terminator, which under --crlf
         is only a "\\r\\n", so a bare "\\n" stays and `^$`, which matches after it, matches
-        (`rg --crlf -m1 -A1 -x ''` prints the line after an empty one as a match)."""
+        (`rg --crlf -m1 -A1 -x ''` prints the line after an empty one as a match). On its
+        own, nothing before the line is looked at: named ``x\\n\\xb6 \\n``, ``rg -v -m1 -A1
+        '\\b{start-half} '`` selects line 2, which the buffer's search would not."""
         if self.crlf and le < self.end and self.buf[le - 1 : le] != b"\r":
             text = to_text(self.buf[ls : le + 1])
             return self.search(text, 0, timeout=self._timeout_for(len(text))) is not None
-        return self.line_matches(ls, le)
+        return self.line_matches(ls, le, look_back=False)
 
     def _around_literal(self, text: str) -> bool | None:
         """Whether a long line matches, decided at the first occurrences of the pattern's
@@ -1064,9 +1073,7 @@ def _search(
                 return None
     lines = _Lines(stream, end, matcher, config.timeout, config.crlf, lowered=lowered)
     lines.sniff = sniff
-    lines.in_fills = config.whole_stream and not config.mmap
-    if config.before_context or config.after_context:
-        lines.fill_context = config.before_context
+    lines.read_as(config)
     lines._haystack_starts = haystack_starts
     if (lines.text_anchors and config.submatches and not config.mmap
             and not config.before_context and not config.after_context):
@@ -1502,9 +1509,7 @@ def _replay_inverted(stream: bytes, nul: int, matcher: MatcherLike, config: Sear
     end = len(stream) if nul < 0 else stream.rfind(b"\n", 0, nul) + 1
     lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
     lines.sniff = sniff
-    lines.in_fills = config.whole_stream
-    if config.before_context or config.after_context:
-        lines.fill_context = config.before_context
+    lines.read_as(config)
     replay = _InvertedReplay(lines, config)
     result.bytes_searched = replay.run()
     lines.buffer_starts = frozenset(replay.buffer_starts)
