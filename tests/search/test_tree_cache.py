@@ -377,6 +377,146 @@ class TestWalkerWithCache:
                 Walker(options, cwd=str(tree)).walk())
 
 
+class TestWalkReplay:
+    """A warm walk of an unchanged tree replays the files the last one yielded; anything the
+    walk read that changed, inside the tree or not, makes it walk again."""
+
+    @pytest.fixture
+    def derived(self, monkeypatch):
+        """How many directories' survivors the walker derived (a replay derives none)."""
+        calls = []
+        original = Walker._survivors
+
+        def survivors(self, listing, prefix, node, strip_dot):
+            calls.append(prefix)
+            return original(self, listing, prefix, node, strip_dot)
+
+        monkeypatch.setattr(Walker, "_survivors", survivors)
+        return calls
+
+    def walk(self, root, cache, **options):
+        from shellfree.search.walk import WalkOptions
+
+        return list(Walker(WalkOptions(**options), cwd=str(root), cache=cache).walk())
+
+    def test_an_unchanged_tree_is_replayed(self, tree, derived):
+        cache = TreeCache(clock=settled_clock)
+        plain = self.walk(tree, None)
+        assert self.walk(tree, cache) == plain
+        assert len(derived) == 3  # ., sub, sub/deep
+        derived.clear()
+        assert self.walk(tree, cache) == plain
+        assert derived == []
+
+    def test_another_configuration_is_walked(self, tree, derived):
+        cache = TreeCache(clock=settled_clock)
+        self.walk(tree, cache)
+        derived.clear()
+        assert self.walk(tree, cache, hidden=True) == self.walk(tree, None, hidden=True)
+        assert len(derived) == 4  # and .git, hidden no more
+
+    def check(self, tree, change, **options):
+        """A warm, replayed walk; *change*; then the cached walk must be the fresh one, which
+        the change changed."""
+        for cache in (TreeCache(clock=settled_clock), TreeCache()):
+            for _ in range(2):
+                assert self.walk(tree, cache, **options) == self.walk(tree, None, **options)
+            before = self.walk(tree, None, **options)
+            change()
+            after = self.walk(tree, None, **options)
+            assert after != before, "the change must change the walk"
+            assert self.walk(tree, cache, **options) == after
+            change.undo()  # type: ignore[attr-defined]
+
+    def test_an_edit_of_git_info_exclude(self, tree):
+        # .git is hidden: no listing of the walk shows this file, and no watch covers it.
+        exclude = tree / ".git" / "info" / "exclude"
+        write(exclude, b"# nothing\n")
+        change = lambda: rewrite_in_place(exclude, b"a.txt\n")  # noqa: E731
+        change.undo = lambda: rewrite_in_place(exclude, b"# nothing\n")
+        self.check(tree, change)
+
+    def test_an_edit_of_the_global_excludes_file(self, tree):
+        excludes = Path(os.environ["HOME"]) / ".config" / "git" / "ignore"
+        write(excludes, b"# nothing\n")
+        change = lambda: rewrite_in_place(excludes, b"c.txt\n")  # noqa: E731
+        change.undo = lambda: rewrite_in_place(excludes, b"# nothing\n")
+        self.check(tree, change)
+
+    def test_an_edit_of_an_ignore_file_above_the_root(self, tree):
+        from shellfree.search.walk import WalkOptions
+
+        sub = tree / "sub"
+        ignore = tree / ".ignore"
+        write(ignore, b"# nothing\n")
+
+        def walk(cache):
+            return list(Walker(WalkOptions(), cwd=str(sub), cache=cache).walk())
+
+        cache = TreeCache(clock=settled_clock)
+        for _ in range(2):
+            assert walk(cache) == walk(None)
+        before = walk(None)
+        rewrite_in_place(ignore, b"deep/\n")
+        assert walk(None) != before
+        assert walk(cache) == walk(None)
+
+    def test_a_repository_made_above_a_directory_with_a_gitignore(self, isolated):
+        # Without a repository the .gitignore does not apply; the listing of the tree's root
+        # changes (.git appears), and that is seen.
+        write(isolated / ".gitignore", b"*.txt\n")
+        write(isolated / "a.txt", b"x\n")
+        write(isolated / "b.md", b"x\n")
+        cache = TreeCache(clock=settled_clock)
+        for _ in range(2):
+            assert self.walk(isolated, cache) == self.walk(isolated, None)
+        (isolated / ".git").mkdir()
+        assert self.walk(isolated, cache) == self.walk(isolated, None) == [Haystack(b"b.md", False)]
+
+    def test_a_rule_file_message_is_replayed(self, tree):
+        write(tree / "sub" / ".ignore", b"{unclosed\n")
+        cache = TreeCache(clock=settled_clock)
+        plain = self.walk(tree, None)
+        assert any(not isinstance(event, Haystack) for event in plain)
+        for _ in range(3):
+            assert self.walk(tree, cache) == plain
+
+    def test_a_changed_rule_file_message_is_seen(self, tree):
+        # Both versions compile to no rules: only the message tells them apart.
+        ignore = tree / "sub" / ".ignore"
+        write(ignore, b"{unclosed\n")
+        change = lambda: rewrite_in_place(ignore, b"{changed\n")  # noqa: E731
+        change.undo = lambda: rewrite_in_place(ignore, b"{unclosed\n")
+        self.check(tree, change)
+
+    def test_an_unreadable_directory_is_walked_again(self, tree, derived, monkeypatch):
+        original = os.scandir
+        deep = os.fsencode(str(tree / "sub" / "deep"))
+
+        def scandir(path):
+            if os.fsencode(path).replace(b"/./", b"/") == deep:
+                raise PermissionError(13, "Permission denied")
+            return original(path)
+
+        monkeypatch.setattr(os, "scandir", scandir)
+        cache = TreeCache(clock=settled_clock)
+        plain = self.walk(tree, None)
+        assert any(not isinstance(event, Haystack) for event in plain)
+        assert self.walk(tree, cache) == plain
+        derived.clear()
+        assert self.walk(tree, cache) == plain
+        assert derived  # nothing recorded: the error is looked at again
+
+    def test_a_walk_stopped_early_is_not_recorded(self, tree, derived):
+        cache = TreeCache(clock=settled_clock)
+        events = Walker(cwd=str(tree), cache=cache).walk()
+        next(events)
+        events.close()
+        derived.clear()
+        assert self.walk(tree, cache) == self.walk(tree, None)
+        assert len(derived) == 3
+
+
 class TestThreads:
     def test_concurrent_runs_share_one_cache(self, tree):
         import threading
@@ -644,3 +784,7 @@ class TestGarbageCollector:
                 assert not gc.is_tracked(survivors)
                 # No Haystack outlives the walk that yielded it.
                 assert not any(isinstance(x, Haystack) for entry in survivors for x in entry)
+        # The record kept for replaying the walk: its paths and events are bytes.
+        (record,) = cache._walks.values()
+        assert len(record.events) == 60
+        assert not gc.is_tracked(record.fs_dirs) and not gc.is_tracked(record.events)

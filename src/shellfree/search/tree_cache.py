@@ -13,7 +13,11 @@ every use, so that a run served from the cache prints exactly what a fresh run w
 - **what a search printed for each file** (its outcome), for the last
   :data:`REMEMBERED_SEARCHES` distinct searches, keyed by path and validated by the ``stat`` of
   the content the outcome was computed from: repeating a search on an unchanged tree costs one
-  ``stat`` per file and no read, and after an edit only the edited files are searched again.
+  ``stat`` per file and no read, and after an edit only the edited files are searched again;
+- **what a walk yielded** for the last :data:`REMEMBERED_WALKS` walk configurations and roots,
+  with the listings and ignore state it was derived from: the walker checks those are still
+  the cache's (one lookup per directory) and replays the files instead of deriving them again
+  (walk.py, ``Walker._replayable``).
 
 A ``stat`` signature is (size, mtime, ctime, inode, device, mode); ctime and mode catch a
 permission change, which the mtime does not show and which would make a fresh run fail to read.
@@ -60,7 +64,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_CONTENT_BUDGET", "DIRECTORY", "FILE", "OTHER", "OUTCOME_BYTES", "RACY_NS",
-    "REMEMBERED_SEARCHES", "HEAD_BYTES", "LargeFile", "Listing", "TreeCache", "same_place",
+    "REMEMBERED_SEARCHES", "REMEMBERED_WALKS", "HEAD_BYTES", "LargeFile", "Listing", "TreeCache", "same_place",
 ]
 
 DEFAULT_CONTENT_BUDGET = 64 << 20
@@ -79,6 +83,12 @@ REMEMBERED_SEARCHES = 4
 """How many distinct searches' per-file outcomes are kept (the least recently run goes first).
 A table costs about 150 bytes per file searched, for files beyond the content budget too, plus
 what it keeps of the printed output (at most :data:`OUTCOME_BYTES`)."""
+
+REMEMBERED_WALKS = 4
+"""How many walks (one per walk configuration and root: the file tools run a few, differing in
+-g globs) are kept for replay. One costs about 8 bytes per file and 100 per directory (2 MB for
+the 50,000-file benchmark tree), and keeps the listings it was derived from alive until it is
+replaced."""
 
 OUTCOME_BYTES = 16 << 20
 """Printed output one remembered search keeps at most: past it, the outcomes of files that
@@ -218,6 +228,8 @@ class TreeCache:
         # search key -> {file key: (signature, outcome)}, least recently used first.
         self._outcomes: OrderedDict[object, dict] = OrderedDict()
         self._rule_paths: set[bytes] = set()
+        # walk key -> the walker's record of that walk (opaque here), least recently used first.
+        self._walks: OrderedDict[object, object] = OrderedDict()
         # Entries stamped with this epoch are vouched for by the watch; a report that names
         # no entry starts the next. Reports that drop entries bump _reports, so that an entry
         # read while they were being applied is not stamped.
@@ -643,6 +655,24 @@ class TreeCache:
             self._content_bytes += negated
         return True
 
+    # -- walks --------------------------------------------------------------------------------
+    def recorded_walk(self, key: object) -> object | None:
+        """The record :meth:`record_walk` kept under *key*, or None. The walker validates it
+        against the current listings and ignore files before replaying it."""
+        with self._lock:
+            record = self._walks.get(key)
+            if record is not None:
+                self._walks.move_to_end(key)
+            return record
+
+    def record_walk(self, key: object, record: object) -> None:
+        """Keep the walker's *record* of a complete walk under *key*."""
+        with self._lock:
+            self._walks[key] = record
+            self._walks.move_to_end(key)
+            while len(self._walks) > REMEMBERED_WALKS:
+                self._walks.popitem(last=False)
+
     # -- invalidation -------------------------------------------------------------------------
     def forget(self, path: bytes | str) -> None:
         """Drop what is cached for the file or directory *path* and the listing of its parent
@@ -681,6 +711,7 @@ class TreeCache:
             self._admit_below = _ADMIT_ALL
             self._content_bytes = 0
             self._outcomes.clear()
+            self._walks.clear()
 
 
 class LargeFile(Exception):

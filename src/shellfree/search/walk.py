@@ -656,23 +656,74 @@ class Walker:
     ) -> Iterator[WalkEvent]:
         cache = self._cache
         assert cache is not None
+        record = None
+        if self.options.max_depth is None:
+            # Everything besides the listings and the ignore files below the root that decides
+            # what this walk yields (the state from above the root was just rebuilt).
+            key = (self._configuration, self._base, root, strip_dot, self._global,
+                   self._explicit, _node_state(parent))
+            events = self._replayable(cache.recorded_walk(key))
+            if events is not None:
+                for event in events:
+                    yield Haystack(event, False) if event.__class__ is bytes else event
+                return
+            record = _WalkRecord()
         try:
-            listing = cache.listing(self._fs(root), self.options.sort_names)
+            fs_root = self._fs(root)
+            listing = cache.listing(fs_root, self.options.sort_names)
         except OSError as err:
             yield self._io_error(root, err)
             return
         node, messages = self._child_node(parent, root, listing.names, offset, b"")
+        if record is not None:
+            record.add(fs_root, listing, root, parent, node, offset, messages)
         yield from messages
         if self.options.max_depth is not None and self.options.max_depth < 1:
             return
-        yield from self._walk_dir_cached(root, listing, node, strip_dot)
+        yield from self._walk_dir_cached(root, listing, node, strip_dot, record)
+        if record is not None and not record.broken:
+            cache.record_walk(key, record.frozen())
+
+    def _replayable(self, record: "_WalkRecord | None") -> tuple | None:
+        """The events of *record* if a walk now would yield them again, else None.
+
+        A recorded walk is a function of its key and of what it read below the root: each
+        directory's listing, and the ignore state built from each directory that holds an
+        ignore file, ``.git`` or ``.jj``. The cache hands back the same listing object while
+        the directory is unchanged (the watch vouches for it, or its stat is the same), so one
+        identity test per directory checks the listings; the few directories that build ignore
+        state build it again (the cache hands back the same rule sets for unchanged files, and
+        ``.git``, ``.jj`` and ``.git/info/exclude``, which no watch covers, are looked at
+        afresh). Equal inputs, equal walk: the files are replayed, not derived again.
+        """
+        if record is None:
+            return None
+        listing_of = self._cache.listing  # type: ignore[union-attr]
+        sort_names = self.options.sort_names
+        try:
+            for fs_dir, listing in zip(record.fs_dirs, record.listings):
+                if listing_of(fs_dir, sort_names) is not listing:
+                    return None
+        except OSError:
+            return None
+        for directory, names, parent, node, offset, messages in record.nodes:
+            fresh, fresh_messages = self._child_node(parent, directory, names, offset, b"")
+            if _node_state(fresh) != _node_state(node) or tuple(fresh_messages) != messages:
+                return None
+        return record.events
 
     def _walk_dir_cached(
-        self, directory: bytes, listing: "Listing", node: _Dir, strip_dot: bool
+        self,
+        directory: bytes,
+        listing: "Listing",
+        node: _Dir,
+        strip_dot: bool,
+        record: "_WalkRecord | None" = None,
     ) -> Iterator[WalkEvent]:
         """``_walk_dir`` without --follow, over cached listings: which entries of a directory
         survive the filters depends only on its listing and its ignore chain, so an unchanged
-        directory under unchanged ignore files replays its survivors without a filter test."""
+        directory under unchanged ignore files replays its survivors without a filter test.
+        *record* notes what the walk read and yielded (see :meth:`_replayable`)."""
         cache = self._cache
         assert cache is not None
         sort_names = self.options.sort_names
@@ -688,10 +739,14 @@ class Walker:
                 continue
             name, kind, shown = item
             if shown is not None:
+                if record is not None:
+                    record.events.append(shown)
                 yield Haystack(shown, False)
                 continue
             path = prefix + name
             if kind is not DIRECTORY:
+                if record is not None:
+                    record.broken = True  # an error: the next walk looks again
                 yield self._io_error(path, kind)
                 continue
             offset = len(path) + 1
@@ -700,11 +755,16 @@ class Walker:
                 yield from messages
                 continue
             try:
-                child_listing = cache.listing(self._fs(path), sort_names)
+                fs_path = self._fs(path)
+                child_listing = cache.listing(fs_path, sort_names)
             except OSError as err:
+                if record is not None:
+                    record.broken = True
                 yield self._io_error(path, err)
                 continue
             child, messages = self._child_node(node, path, child_listing.names, offset, b"")
+            if record is not None:
+                record.add(fs_path, child_listing, path, node, child, offset, messages)
             yield from messages
             child_prefix = path + b"/"
             kept = survivors(child_listing, child_prefix, child, strip_dot)
@@ -751,6 +811,50 @@ class Walker:
 
 
 _entry_name = operator.attrgetter("name")
+
+
+def _node_state(node: _Dir | None) -> tuple | None:
+    """Everything of *node* that the walk below it depends on, comparable: rule sets compare
+    by identity, and the cache hands back the same one while its file is unchanged."""
+    if node is None:
+        return None
+    return (node.custom, node.dot, node.git, node.exclude, node.any_git, node.checks)
+
+
+class _WalkRecord:
+    """What one cached walk of a root read and yielded, kept by the tree cache for the next
+    walk with the same key (see ``Walker._replayable``): the listings in walk order with the
+    paths they were asked for, the directories whose ignore state was built (with what it was
+    built from and what it came to), and the events, a file as the bytes of its shown path.
+
+    Frozen into a few tuples: the cyclic garbage collector then sees a handful of containers
+    per record, not one object per directory or file."""
+
+    __slots__ = ("fs_dirs", "listings", "nodes", "events", "broken")
+
+    def __init__(self) -> None:
+        self.fs_dirs: list | tuple = []
+        self.listings: list | tuple = []
+        self.nodes: list | tuple = []
+        self.events: list | tuple = []
+        self.broken = False
+
+    def add(self, fs_dir: bytes, listing: "Listing", directory: bytes, parent: _Dir | None,
+            node: _Dir, offset: int, messages: list) -> None:
+        """Note that the walk listed *directory* (at *fs_dir*) and derived *node* and
+        *messages* from *parent* and the listing; the messages are events too."""
+        self.fs_dirs.append(fs_dir)
+        self.listings.append(listing)
+        if node is not parent:  # built from this directory's own ignore files or .git
+            self.nodes.append((directory, listing.names, parent, node, offset, tuple(messages)))
+        self.events.extend(messages)
+
+    def frozen(self) -> "_WalkRecord":
+        self.fs_dirs = tuple(self.fs_dirs)
+        self.listings = tuple(self.listings)
+        self.nodes = tuple(self.nodes)
+        self.events = tuple(self.events)
+        return self
 
 _CONFIGURATIONS: dict[tuple, tuple] = {}
 
