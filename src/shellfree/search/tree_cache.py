@@ -488,11 +488,14 @@ class TreeCache:
         (only a head of the file may come back, unsigned, or LargeFile be raised)."""
         key = path
         cached = self._contents.get(key) if self.content_budget else None
-        vouch = self._vouch_entry(key)
         if cached is not None:
             data, signature, trusted, generation, watched = cached
             # Vouched for by the watch, or checked by a stat (and stamped afresh).
             restamp = st is not None or watched != self._epoch
+            # A content stamped in this epoch was read in a directory the watch covered, and
+            # the watch stops covering one only with a new epoch: the vouch is the current one
+            # (taken here, not by a lookup of the directory, which a warm search makes per file).
+            vouch = self._vouch_entry(key) if restamp else (watched, self._reports)
             hit = True
             if restamp:
                 if st is None:
@@ -516,6 +519,7 @@ class TreeCache:
                 return data, (signature if trusted else None), vouch
         # The directory's watch, if any, was added before this read: a change after it is
         # reported.
+        vouch = self._vouch_entry(key)
         read_at = self._clock()
         data, st = read_whole(path, enough, large)
         if st is None:
