@@ -143,6 +143,42 @@ def test_split_walk_opens_a_subtree_that_holds_most_of_the_tree(tmp_path):
     assert list(_split_then_walk(walker, units)) == list(walker.walk(None))
 
 
+@pytest.mark.parametrize("follow", [False, True], ids=["plain", "follow"])
+def test_the_subtrees_of_an_opened_directory_list_themselves(tmp_path, monkeypatch, follow):
+    # The directories of an opened wide one are handed out unlisted; each unit lists its
+    # directory and builds its ignore state where the walk would, errors and messages included.
+    wide = tmp_path / "a" / "b" / "c" / "wide"  # below the depth the parent walks to
+    for i in range(300):
+        (wide / f"t{i:03}").mkdir(parents=True)
+        (wide / f"t{i:03}" / "f.txt").write_text("x\n")
+        (wide / f"t{i:03}" / "g.log").write_text("x\n")
+    (tmp_path / ".git").mkdir()
+    (wide / "t010" / ".gitignore").write_text("*.log\n")
+    (wide / "t020" / ".ignore").write_text("{unclosed\n")  # a message, and no rules
+    (wide / "t030" / "sub").mkdir()
+    (wide / "t030" / "sub" / "h.txt").write_text("x\n")
+    if follow:
+        (wide / "t040" / "loop").symlink_to(wide)
+    original = os.scandir
+
+    def scandir(path):
+        if os.fsencode(path).endswith(b"/wide/t050"):
+            raise PermissionError(13, "Permission denied")
+        return original(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    args = parse_args([*([b"-L"] if follow else []), b"x"])
+    out = Invocation(None, None, False, cwd=str(tmp_path))
+    walker = Walker(walk_options(args, [], out), cwd=str(tmp_path))
+    units = split_walk(walker, None, 2)
+    assert units is not None
+    assert sum(1 for u in units if isinstance(u, Subtree) and u.listing is None) == 300
+    serial = list(walker.walk(None))
+    assert any("t020/.ignore" in getattr(e, "text", "") for e in serial)
+    assert any("t050" in getattr(e, "text", "") for e in serial)
+    assert list(_split_then_walk(walker, units)) == serial
+
+
 def test_the_parent_works_too_and_failures_anywhere_come_back_in_order():
     # With two workers the parent forks one child and runs batches itself: a failure in
     # either surfaces as the same RuntimeError, after the results of the batches before it.

@@ -96,7 +96,11 @@ class Subtree:
     listed and its ignore state built, and :meth:`Walker.walk_subtree` yields what the walk
     would have yielded in its place. Lets forked search workers walk disjoint parts of a tree
     while the output keeps the serial order. Only valid in the process that made it (it holds
-    ``os.DirEntry`` objects)."""
+    ``os.DirEntry`` objects).
+
+    An *unlisted* one (``listing`` None, from ``walk_subtree(..., unlisted=True)``) defers the
+    listing too: ``node`` is then the ignore state of its parent, and the walk of the subtree
+    lists the directory and builds its own state first."""
 
     __slots__ = ("directory", "listing", "node", "depth", "strip_dot", "ancestors")
 
@@ -283,13 +287,24 @@ class Walker:
                 yield from self._walk_root(root, False, built_by, split_depth)
 
     def walk_subtree(
-        self, subtree: Subtree, split_depth: int | None = None
+        self, subtree: Subtree, split_depth: int | None = None, unlisted: bool = False
     ) -> Iterator[WalkEvent | Subtree]:
         """Yield what :meth:`walk` deferred as *subtree*, in the same order; *split_depth*
-        defers deeper directories again."""
+        defers deeper directories again, *unlisted* without listing them."""
         s = subtree
+        listing, node = s.listing, s.node
+        if listing is None:
+            path = s.directory
+            try:
+                listing = self._list(self._fs(path))
+            except OSError as err:
+                yield self._io_error(path, err)
+                return
+            names = {entry.name for entry in listing}
+            node, messages = self._child_node(node, path, names, len(path) + 1, b"")
+            yield from messages
         yield from self._walk_dir(
-            s.directory, s.listing, s.node, s.depth, s.strip_dot, s.ancestors, split_depth
+            s.directory, listing, node, s.depth, s.strip_dot, s.ancestors, split_depth, unlisted
         )
 
     def _fs(self, path: bytes) -> bytes:
@@ -573,6 +588,7 @@ class Walker:
         strip_dot: bool,
         ancestors: list,
         split_depth: int | None = None,
+        unlisted: bool = False,
     ) -> Iterator[WalkEvent | Subtree]:
         opts = self.options
         follow = opts.follow_links
@@ -636,6 +652,9 @@ class Walker:
                 # (and reports their errors).
                 _, messages = self._child_node(node, path, None, offset, b"")
                 yield from messages
+                continue
+            if unlisted and split_depth is not None and depth >= split_depth:
+                yield Subtree(path, None, node, depth + 1, strip_dot, child_ancestors)  # type: ignore[arg-type]
                 continue
             try:
                 child_listing = self._list(self._fs(path))
