@@ -100,7 +100,10 @@ def test_split_walk_declines_a_small_tree(tmp_path):
 @pytest.mark.parametrize(
     "args",
     [["-n", "needle"], ["-c", "needle"], ["-l", "ne+dle"], ["-n", "-C1", "needle"], ["-o", "-b", "n\\w+"],
-     ["-L", "-n", "needle"], ["--files"], ["-L", "--files"]],
+     ["-L", "-n", "needle"], ["--files"], ["-L", "--files"],
+     # Named roots: a file named among directories comes back from a worker as named.
+     ["--files", "d0", "d1", "top0.txt", "d2", "d4", "d5", "d6"],
+     ["-n", "needle", "d0", "d1", "top5.txt", "d2", "d4", "d5", "d6"]],
 )
 def test_parallel_output_equals_serial_output(tmp_path, args, reference_rg):
     _tree(tmp_path)

@@ -166,15 +166,21 @@ def file_split_workers(args: RgArgs, out: Invocation) -> int:
 
 def _walk_in_workers(walker: Walker, paths: list[bytes], workers: int) -> Iterable | None:
     """The walk's events, with the subtrees below the top walked by forked workers (which
-    send back bare paths for walked files). None for a small tree."""
+    send back a walked file as its path, a named one as a 1-tuple of it). None for a small
+    tree."""
     from shellfree.rgcli.parallel import walk_in_workers
 
     events = walk_in_workers(
-        walker, paths or None, workers, lambda h: h if h.explicit else h.path
+        walker, paths or None, workers, lambda h: (h.path,) if h.explicit else h.path
     )
     if events is None:
         return None
-    return (Haystack(event, False) if isinstance(event, bytes) else event for event in events)
+    return (
+        Haystack(event, False) if event.__class__ is bytes
+        else Haystack(event[0], True) if event.__class__ is tuple
+        else event
+        for event in events
+    )
 
 
 def _run_files(args: RgArgs, out: Invocation) -> int:

@@ -615,7 +615,7 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
                 if isinstance(result, WalkMessage):
                     out.message(result.text, error=result.is_error)
                 else:
-                    command.emit(_SEARCHED_NOTHING if result is None else result)
+                    command.emit(_SEARCHED_NOTHING if result is None else Outcome(*result))
             return command.finish(implicit_root=not paths and not use_stdin)
     if len(paths) == 1 and paths[0] != b"-" and not use_stdin:
         split_workers = file_split_workers(args, out)
@@ -646,10 +646,12 @@ def _timed_out(shown: bytes) -> Outcome:
     )
 
 
-def _compact(outcome: Outcome) -> Outcome | None:
-    # Most files of a tree match nothing; None pickles to one byte on the way back from a
-    # worker, an Outcome to about eighty. Identity first: evaluate returns the shared
-    # instance for most of them, and comparing fields costs a tuple per file.
+def _compact(outcome: Outcome) -> tuple | None:
+    """*outcome* as a forked worker sends it back (see parallel.py): None for the most common
+    one, a file that was searched and printed nothing (identity first: evaluate returns the
+    shared instance for most of them, and comparing fields costs a tuple per file), else its
+    fields, in the order ``Outcome(*fields)`` takes them."""
     if outcome is _SEARCHED_NOTHING or outcome == _SEARCHED_NOTHING:
         return None
-    return outcome
+    return (outcome.searched, outcome.matched, outcome.chunk, outcome.starts_with_line,
+            outcome.json, outcome.errors)
