@@ -242,7 +242,9 @@ def test_a_literal_search_that_finds_lines_never_loads_the_regex_module(tmp_path
 
     (tmp_path / "a.txt").write_bytes(b"one needle\nTODO two\n")
     (tmp_path / "b.txt").write_bytes(b"no\nneedle\n")
-    code = "import sys\n" + call + "assert 'regex' not in sys.modules, 'regex loaded'\n"
+    # Nor the translation's Unicode class tables, which only classes and case folding need.
+    code = ("import sys\n" + call + "assert 'regex' not in sys.modules, 'regex loaded'\n"
+            "assert 'shellfree.search.regex_unicode' not in sys.modules, 'tables loaded'\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                           check=False)
     assert proc.returncode == 0, proc.stderr
