@@ -542,12 +542,20 @@ def test_no_heading_for_a_file_whose_first_printed_line_is_binary(isolated, refe
 
 
 # Under -U -v rg hands a context line to its printer alone, with its terminator: -o prints each
-# match whole with the terminator cut, so a match of only the "\n" prints an empty line, where
-# a multi-line match's bare line ends print nothing (content-parity case 24003488).
-@pytest.mark.parametrize("content", [b"e\nll\nx", b"ab\nll\n\xff", b"a\n\nb\nx"])
+# match whole, adding a terminator only to one that does not end in "\n", so a match of only
+# the "\n" prints an empty line, where a multi-line match's bare line ends print nothing
+# (content-parity case 24003488); under --crlf the terminator it adds is "\r\n", and a match
+# ending in a bare "\n" keeps it. An empty match prints too, as an empty line, unless it comes
+# right after the previous match (`^` and `$` print one per line).
+@pytest.mark.parametrize("content", [
+    b"e\nll\nx", b"ab\nll\n\xff", b"a\n\nb\nx", b"e\r\nll\r\nx", b"a\r\n\r\nb\nx",
+    b"a\rb\r\n\r\nc\n", b"\n\nx\r\n",
+])
 @pytest.mark.parametrize("args", [["-o"], ["-o", "-n", "--column"], ["-o", "-b", "-A1"]])
-def test_multiline_inverted_context_line_prints_a_terminator_match_empty(isolated, reference_rg,
-                                                                         content, args):
+@pytest.mark.parametrize("crlf", [[], ["--crlf"]], ids=["lf", "crlf"])
+def test_multiline_inverted_context_line_prints_each_match_as_handed(isolated, reference_rg,
+                                                                     content, args, crlf):
     (isolated / "f.txt").write_bytes(content)
-    for pattern in ("\\p{Any}{0,2}", "(?s:.){1,2}", "[a-z\\n]{0,3}"):
-        same(reference_rg, ["-U", "-v", "-m2", "-B2", *args, pattern, "f.txt"])
+    for pattern in ("\\p{Any}{0,2}", "(?s:.){1,2}", "[a-z\\n]{0,3}", "(?s:.){0,3}", "\\r?\\n",
+                    "x?", "^", "$", "\\b"):
+        same(reference_rg, ["-U", "-v", "-m2", "-B2", *crlf, *args, pattern, "f.txt"])

@@ -311,18 +311,22 @@ class StandardPrinter:
         opts = self.options
         text = line.text
         for start, end in line.spans:
-            if opts.multiline and start == end:
+            if opts.multiline and start == end and line.kind != "context":
                 continue
             # A multi-line match is printed one line piece at a time, each with its own
             # line number.
             first = line.number + text.count(b"\n", 0, start)
+            ending = self._terminator
             if line.kind == "context":
                 # A -U -v context line, handed to rg's printer alone with its terminator: each
-                # match is printed whole, its terminator cut, so a match of only the "\n"
-                # prints an empty line (`rg -U -v -o -B2 '(?s:.){0,2}'` on "ab\nll\nx").
+                # match is printed whole, and a line terminator is added only to one that does
+                # not end in "\n", so a match of only the "\n" prints an empty line (`rg -U -v
+                # -o -B2 '(?s:.){0,2}'` on "ab\nll\nx"), and under --crlf, where rg adds
+                # "\r\n", a match ending in a bare "\n" keeps it: "e\n", "ll\r\n" on "e\nll\nx".
                 piece = text[start:end]
                 if piece.endswith(b"\n"):
-                    piece = piece[:-2] if opts.crlf and piece.endswith(b"\r\n") else piece[:-1]
+                    cut = 2 if opts.crlf and piece.endswith(b"\r\n") else 1
+                    piece, ending = piece[:-cut], piece[-cut:]
                 pieces = [piece]
             else:
                 pieces = text[start:end].split(b"\n")
@@ -358,7 +362,7 @@ class StandardPrinter:
                     else:
                         out.append(b"[Omitted long matching line]" + self._terminator)
                 else:
-                    out.append(piece + self._terminator)
+                    out.append(piece + ending)
 
 
 def _split_lines(text: bytes) -> list[bytes]:
