@@ -549,7 +549,7 @@ def test_no_heading_for_a_file_whose_first_printed_line_is_binary(isolated, refe
 # right after the previous match (`^` and `$` print one per line).
 @pytest.mark.parametrize("content", [
     b"e\nll\nx", b"ab\nll\n\xff", b"a\n\nb\nx", b"e\r\nll\r\nx", b"a\r\n\r\nb\nx",
-    b"a\rb\r\n\r\nc\n", b"\n\nx\r\n",
+    b"a\rb\r\n\r\nc\n", b"\n\nx\r\n", b"xy\r\r\n",
 ])
 @pytest.mark.parametrize("args", [["-o"], ["-o", "-n", "--column"], ["-o", "-b", "-A1"]])
 @pytest.mark.parametrize("crlf", [[], ["--crlf"]], ids=["lf", "crlf"])
