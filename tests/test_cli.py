@@ -110,7 +110,8 @@ class TestRg:
         first = reader.stdout.read(100)
         reader.stdout.close()
         assert reader.wait(timeout=60) == 0
-        assert reader.stderr.read() == b""
+        with reader.stderr:
+            assert reader.stderr.read() == b""
         assert whole.stdout.startswith(first)
 
     def test_a_broken_pipe_elsewhere_is_not_taken_for_a_reader_that_left(self, monkeypatch):
