@@ -788,3 +788,20 @@ class TestGarbageCollector:
         (record,) = cache._walks.values()
         assert len(record.events) == 60
         assert not gc.is_tracked(record.fs_dirs) and not gc.is_tracked(record.events)
+
+    def test_remembered_outcomes_are_untracked_after_two_collections(self, isolated):
+        # Four remembered searches of the large tree kept 200,000 entries; when each held an
+        # Outcome object, every full collection visited them all (110-130 ms per new search).
+        import gc
+
+        for f in range(30):
+            write(isolated / "d" / f"f{f}.txt", b"needle %d\n" % f if f % 3 else b"hay\n")
+        cache = TreeCache(clock=settled_clock, remembered_searches=2)
+        printed = rg(isolated, "needle", cache=cache)
+        assert rg(isolated, "needle", cache=cache) == printed == rg(isolated, "needle", cache=None)
+        rg(isolated, "-c", "hay", cache=cache)
+        gc.collect()
+        gc.collect()
+        tables = list(cache._outcomes.values())
+        assert len(tables) == 2 and all(len(table) == 30 for table in tables)
+        assert not any(gc.is_tracked(entry) for table in tables for entry in table.values())
