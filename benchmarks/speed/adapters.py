@@ -60,10 +60,12 @@ def search_files_page(args: Sequence[str], paths: Sequence[str], cwd: str) -> by
 
 
 def search_files_page_new(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
-    """As :func:`search_files_page` with no per-file outcome kept between calls
-    (``TreeCache(remembered_searches=0)``): every warm call costs what a new query on an
-    unchanged tree costs (listings, ignore rules and contents warm), not a repeated one."""
-    return _search_files_page(args, paths, cwd, "page-new", {"remembered_searches": 0})
+    """As :func:`search_files_page` with the default cache, whose remembered outcomes are
+    dropped after each call: every warm call costs what a new query on an unchanged tree
+    costs (listings, ignore rules and contents warm, every file searched and its outcome
+    remembered), not a repeated one. Until 7204e37 these rows used
+    ``TreeCache(remembered_searches=0)``, which left out the remembering."""
+    return _search_files_page(args, paths, cwd, "page-new", {}, new_query=True)
 
 
 def search_files_page_watch(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
@@ -76,25 +78,29 @@ def search_files_page_watch(args: Sequence[str], paths: Sequence[str], cwd: str)
 def search_files_page_new_watch(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
     """As :func:`search_files_page_new` with ``TreeCache(watch=True)``: a new query on an
     unchanged tree with no ``stat`` per file."""
-    return _search_files_page(args, paths, cwd, "page-new-watch",
-                              {"remembered_searches": 0, "watch": True})
+    return _search_files_page(args, paths, cwd, "page-new-watch", {"watch": True},
+                              new_query=True)
 
 
 def _search_files_page(args: Sequence[str], paths: Sequence[str], cwd: str, row: str,
-                       cache_options: dict[str, Any]) -> bytes:
+                       cache_options: dict[str, Any], new_query: bool = False) -> bytes:
     """The default search_files call on one FileTools per (*cwd*, *row*) kept across calls,
-    with the default tree cache or ``TreeCache(**cache_options)``."""
+    with the default tree cache or ``TreeCache(**cache_options)``; *new_query* drops the
+    outcomes the cache remembered, so that the next call of the same query is a new one."""
     from shellfree import FileTools
     from shellfree.search.tree_cache import TreeCache
 
     tools = _TOOLS.get((cwd, row))
     if tools is None:
-        cache = TreeCache(**cache_options) if cache_options else True
-        tools = _TOOLS[(cwd, row)] = FileTools(cwd, tree_cache=cache)
+        tools = _TOOLS[(cwd, row)] = FileTools(cwd, tree_cache=TreeCache(**cache_options))
     call = query_to_call(args, paths)
     del call["limit"]
     text = tools.search_files(**call)
     tools.notify_other_tool_call()  # the harness repeats the query on purpose; no loop warning
+    if new_query:
+        # No public call forgets remembered searches (a host never needs one): the harness
+        # reaches in. Listings, ignore rules and contents stay warm.
+        tools.tree_cache._outcomes.clear()  # type: ignore[union-attr]
     return text.encode("utf-8", "surrogateescape")
 
 

@@ -92,8 +92,9 @@ REGISTRY: tuple[InProcessBench, ...] = (
     InProcessBench(
         "search_files-page-new",
         "benchmarks.speed.adapters:search_files_page_new",
-        "as search_files-page with TreeCache(remembered_searches=0): each warm call costs what a new "
-        "query on an unchanged tree costs (no per-file outcome reused)",
+        "as search_files-page with its remembered outcomes dropped after each call: each warm call "
+        "costs what a new query on an unchanged tree costs (every file searched, its outcome "
+        "remembered; until 7204e37, TreeCache(remembered_searches=0), which left out the remembering)",
         reference="benchmarks.speed.adapters:search_files_page_reference",
     ),
     InProcessBench(
