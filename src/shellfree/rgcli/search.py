@@ -297,8 +297,13 @@ class _Search:
         # Forked workers would fill copies of the cache that die with them.
         self.contents = out.cache if not out.may_fork else None
         # The per-file outcomes of this search kept in the cache; set by run_search, which
-        # knows the patterns (--json's are not kept: its statistics time every file).
+        # knows the patterns (--json's are not kept: its statistics time every file). Empty
+        # (a search not run before, or forgotten), it is not looked up file by file; what this
+        # run computes is stored at its end, under one lock (remember_outcomes).
         self.outcomes: dict | None = None
+        self.outcomes_empty = False
+        self.to_remember: list[tuple] = []
+        self.vouch_start: tuple | None = None
         # Modes where a file without a match prints nothing and counts for nothing (not -L,
         # not --json's statistics, not --include-zero's zero counts, not -v's other lines).
         absence_proves_nothing = not args.invert and (
@@ -362,7 +367,7 @@ class _Search:
         st = None
         recall = False
         recall_vouch = None
-        if table is not None and not is_stdin:
+        if table is not None and not is_stdin and not self.outcomes_empty:
             kept, recall_vouch, recall = self.contents.kept(table, (path, haystack.explicit))
             if kept is not None and self.skip_identity is None:
                 return _restored(kept)  # the tree watch vouches for it
@@ -408,10 +413,16 @@ class _Search:
             return Outcome(errors=(f"{os.fsdecode(shown)}: {os_error_text(err)}",))
         outcome = self._judge(haystack, shown, data)
         if table is not None and not is_stdin:
-            self.contents.remember(
-                table, (path, haystack.explicit), None if outcome.errors else signature,
-                _stored(outcome), len(outcome.chunk) + len(outcome.json), vouch,
-            )
+            # The watch's vouch is kept as whether it is the one this run began with (see
+            # TreeCache.remember); the common outcome, nothing printed, is stored as ().
+            vouched = vouch is not None and vouch == self.vouch_start
+            if outcome is _SEARCHED_NOTHING:
+                self.to_remember.append(((path, haystack.explicit), signature, (), 0, vouched))
+            else:
+                self.to_remember.append((
+                    (path, haystack.explicit), None if outcome.errors else signature,
+                    _stored(outcome), len(outcome.chunk) + len(outcome.json), vouched,
+                ))
         return outcome
 
     def _judge(self, haystack: Haystack, shown: bytes, data: bytes) -> Outcome:
@@ -513,8 +524,8 @@ class _Search:
             path, lambda: self.evaluate_split(haystack.path, 1, explicit)
         )
         if outcome is not None:
-            self.contents.remember(table, (path, explicit), signature, _stored(outcome),
-                                   len(outcome.chunk) + len(outcome.json))
+            self.to_remember.append(((path, explicit), signature, _stored(outcome),
+                                     len(outcome.chunk) + len(outcome.json), False))
         return outcome
 
     def evaluate_split(self, path_arg: bytes, workers: int, explicit: bool = True) -> Outcome | None:
@@ -562,7 +573,14 @@ class _Search:
                 self.printed_before = True
         return True
 
+    def remember_outcomes(self) -> None:
+        """Store in the cache the outcomes this run computed (see ``outcomes``)."""
+        if self.to_remember and self.outcomes is not None and self.contents is not None:
+            self.contents.remember(self.outcomes, self.to_remember, self.vouch_start)
+        self.to_remember = []
+
     def finish(self, implicit_root: bool) -> int:
+        self.remember_outcomes()
         out, args = self.out, self.args
         if self.json is not None:
             out.stdout.write(self.json.summary(time.perf_counter() - self.started))
@@ -601,6 +619,8 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
         # Everything besides a file's content that decides what this search prints for it.
         search_key = (out.cwd, repr(args), tuple(patterns), command.skip_identity)
         command.outcomes = command.contents.outcomes(search_key)
+        command.outcomes_empty = not command.outcomes
+        command.vouch_start = command.contents.vouch_now()
     roots = paths if paths else ([b"-"] if use_stdin else None)
     workers = worker_count(args, paths, use_stdin, out)
     if workers > 1:

@@ -598,22 +598,33 @@ class TreeCache:
                     table[key] = kept[:3] + (self._stamp(vouch),)
         return kept[1]
 
-    def remember(
-        self, table: _OutcomeTable, key: object, signature: tuple | None, outcome: object,
-        size: int = 0, vouch: tuple[int, int] | None = None,
-    ) -> None:
-        """Keep *outcome* (which prints *size* bytes) for *key*, computed from content with
-        *signature* and the watch's *vouch* (both from :meth:`read_signed`; no signature keeps
-        nothing and drops what was kept). An outcome that would take the table's printed bytes
-        past :data:`OUTCOME_BYTES` is not kept."""
+    def vouch_now(self) -> tuple[int, int]:
+        """The watch's vouch as of now, for :meth:`remember`."""
+        return self._epoch, self._reports
+
+    def remember(self, table: _OutcomeTable, entries: list[tuple], since: tuple[int, int]) -> None:
+        """Keep, for each ``(key, signature, outcome, size, vouched)`` of *entries* in order,
+        *outcome* (which prints *size* bytes) for *key*, computed from content with
+        *signature* (from :meth:`read_signed`; no signature keeps nothing and drops what was
+        kept). An outcome that would take the table's printed bytes past
+        :data:`OUTCOME_BYTES` is not kept.
+
+        A search stores its outcomes at its end, under one lock. *vouched* says that the
+        watch's vouch for the content (from :meth:`read_signed`) was *since*, the
+        :meth:`vouch_now` taken when the search began; the outcome is vouched for by the watch
+        only if no report has been applied since then either (the counters only grow)."""
         with self._lock:
-            old = table.pop(key, None)
-            if old is not None:
-                table.printed -= old[2]
-            if signature is None or table.printed + size > OUTCOME_BYTES:
-                return
-            table[key] = (signature, outcome, size, self._stamp(vouch))
-            table.printed += size
+            stamp = self._epoch if (self._epoch, self._reports) == since else 0
+            printed = table.printed
+            for key, signature, outcome, size, vouched in entries:
+                old = table.pop(key, None)
+                if old is not None:
+                    printed -= old[2]
+                if signature is None or printed + size > OUTCOME_BYTES:
+                    continue
+                table[key] = (signature, outcome, size, stamp if vouched else 0)
+                printed += size
+            table.printed = printed
 
     def _keep(self, key: bytes, content: _Content, vouch: tuple[int, int] | None = None) -> None:
         """Keep *content* (without its watch stamp: that is taken from *vouch* here, under the
