@@ -734,6 +734,27 @@ class TestLargeFile:
         assert pieces == ["pieces", "pieces"]
 
 
+def test_a_search_its_caller_stopped_remembers_what_it_searched(tree, judged):
+    # search_files stops a search whose output passes its cap by raising from the output
+    # stream; the outcomes of the files searched until then are still remembered.
+    class Stopped(Exception):
+        pass
+
+    class Capped(io.BytesIO):
+        def write(self, data):
+            raise Stopped()
+
+    cache = TreeCache(clock=settled_clock)
+    with pytest.raises(Stopped):
+        run([b"-n", b"-j1", b"needle"], Capped(), io.BytesIO(), None, cwd=str(tree), cache=cache)
+    assert judged and all(len(table) for table in cache._outcomes.values())
+    first = list(judged)
+    fresh = rg(tree, "-n", "-j1", "needle", cache=None)
+    judged.clear()
+    assert rg(tree, "-n", "-j1", "needle", cache=cache) == fresh
+    assert judged and not set(first) & set(judged)  # searched before the stop: recalled
+
+
 def test_remembered_searches_cannot_be_negative():
     with pytest.raises(ValueError):
         TreeCache(remembered_searches=-1)

@@ -580,7 +580,6 @@ class _Search:
         self.to_remember = []
 
     def finish(self, implicit_root: bool) -> int:
-        self.remember_outcomes()
         out, args = self.out, self.args
         if self.json is not None:
             out.stdout.write(self.json.summary(time.perf_counter() - self.started))
@@ -621,6 +620,18 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
         command.outcomes = command.contents.outcomes(search_key)
         command.outcomes_empty = not command.outcomes
         command.vouch_start = command.contents.vouch_now()
+    try:
+        return _search_roots(command, args, out, paths, use_stdin, walker, stdin)
+    finally:
+        # Also when the caller stops the search (search_files' output cap raises into it):
+        # each outcome is a whole file's.
+        command.remember_outcomes()
+
+
+def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: list[bytes],
+                  use_stdin: bool, walker: Walker, stdin: BinaryIO | None) -> int:
+    """Search every file of the walk (in forked workers where allowed), print what rg
+    prints, and return the exit status."""
     roots = paths if paths else ([b"-"] if use_stdin else None)
     workers = worker_count(args, paths, use_stdin, out)
     if workers > 1:
