@@ -64,7 +64,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_CONTENT_BUDGET", "DIRECTORY", "FILE", "OTHER", "OUTCOME_BYTES", "RACY_NS",
-    "REMEMBERED_SEARCHES", "REMEMBERED_WALKS", "HEAD_BYTES", "LargeFile", "Listing", "TreeCache", "same_place",
+    "REMEMBERED_SEARCHES", "REMEMBERED_WALKS", "HEAD_BYTES", "LargeFile", "Listing", "TreeCache",
+    "same_place",
 ]
 
 DEFAULT_CONTENT_BUDGET = 64 << 20

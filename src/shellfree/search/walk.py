@@ -107,7 +107,7 @@ class Subtree:
     def __init__(
         self,
         directory: bytes,
-        listing: list,
+        listing: list | None,
         node: "_Dir",
         depth: int,
         strip_dot: bool,
@@ -654,7 +654,7 @@ class Walker:
                 yield from messages
                 continue
             if unlisted and split_depth is not None and depth >= split_depth:
-                yield Subtree(path, None, node, depth + 1, strip_dot, child_ancestors)  # type: ignore[arg-type]
+                yield Subtree(path, None, node, depth + 1, strip_dot, child_ancestors)
                 continue
             try:
                 child_listing = self._list(self._fs(path))
