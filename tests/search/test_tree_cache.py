@@ -415,33 +415,28 @@ class TestWalkReplay:
         assert self.walk(tree, cache, hidden=True) == self.walk(tree, None, hidden=True)
         assert len(derived) == 4  # and .git, hidden no more
 
-    def check(self, tree, change, **options):
-        """A warm, replayed walk; *change*; then the cached walk must be the fresh one, which
-        the change changed."""
+    def check(self, tree, path, old: bytes, new: bytes):
+        """*path* holds *old*; a warm, replayed walk; *path* rewritten in place to *new*; then
+        the cached walk must be the fresh one, which the edit changed. With settled
+        timestamps (only the stat signatures decide) and with the real clock."""
+        write(path, old)
         for cache in (TreeCache(clock=settled_clock), TreeCache()):
             for _ in range(2):
-                assert self.walk(tree, cache, **options) == self.walk(tree, None, **options)
-            before = self.walk(tree, None, **options)
-            change()
-            after = self.walk(tree, None, **options)
-            assert after != before, "the change must change the walk"
-            assert self.walk(tree, cache, **options) == after
-            change.undo()  # type: ignore[attr-defined]
+                assert self.walk(tree, cache) == self.walk(tree, None)
+            before = self.walk(tree, None)
+            rewrite_in_place(path, new)
+            after = self.walk(tree, None)
+            assert after != before, "the edit must change the walk"
+            assert self.walk(tree, cache) == after
+            rewrite_in_place(path, old)
 
     def test_an_edit_of_git_info_exclude(self, tree):
         # .git is hidden: no listing of the walk shows this file, and no watch covers it.
-        exclude = tree / ".git" / "info" / "exclude"
-        write(exclude, b"# nothing\n")
-        change = lambda: rewrite_in_place(exclude, b"a.txt\n")  # noqa: E731
-        change.undo = lambda: rewrite_in_place(exclude, b"# nothing\n")
-        self.check(tree, change)
+        self.check(tree, tree / ".git" / "info" / "exclude", b"# nothing\n", b"a.txt\n")
 
     def test_an_edit_of_the_global_excludes_file(self, tree):
         excludes = Path(os.environ["HOME"]) / ".config" / "git" / "ignore"
-        write(excludes, b"# nothing\n")
-        change = lambda: rewrite_in_place(excludes, b"c.txt\n")  # noqa: E731
-        change.undo = lambda: rewrite_in_place(excludes, b"# nothing\n")
-        self.check(tree, change)
+        self.check(tree, excludes, b"# nothing\n", b"c.txt\n")
 
     def test_an_edit_of_an_ignore_file_above_the_root(self, tree):
         from shellfree.search.walk import WalkOptions
@@ -483,11 +478,7 @@ class TestWalkReplay:
 
     def test_a_changed_rule_file_message_is_seen(self, tree):
         # Both versions compile to no rules: only the message tells them apart.
-        ignore = tree / "sub" / ".ignore"
-        write(ignore, b"{unclosed\n")
-        change = lambda: rewrite_in_place(ignore, b"{changed\n")  # noqa: E731
-        change.undo = lambda: rewrite_in_place(ignore, b"{unclosed\n")
-        self.check(tree, change)
+        self.check(tree, tree / "sub" / ".ignore", b"{unclosed\n", b"{changed\n")
 
     def test_an_unreadable_directory_is_walked_again(self, tree, derived, monkeypatch):
         original = os.scandir
