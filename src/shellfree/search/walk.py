@@ -294,15 +294,10 @@ class Walker:
         s = subtree
         listing, node = s.listing, s.node
         if listing is None:
-            path = s.directory
-            try:
-                listing = self._list(self._fs(path))
-            except OSError as err:
-                yield self._io_error(path, err)
+            listing, node, events = self._open_dir(node, s.directory, len(s.directory) + 1)
+            yield from events
+            if listing is None:
                 return
-            names = {entry.name for entry in listing}
-            node, messages = self._child_node(node, path, names, len(path) + 1, b"")
-            yield from messages
         yield from self._walk_dir(
             s.directory, listing, node, s.depth, s.strip_dot, s.ancestors, split_depth, unlisted
         )
@@ -559,18 +554,27 @@ class Walker:
             # With --follow every symlink is stat'ed per walk anyway: listings are not cached.
             yield from self._walk_root_cached(root, offset, parent, strip_dot)
             return
-        try:
-            listing = self._list(self._fs(root))
-        except OSError as err:
-            yield self._io_error(root, err)
+        listing, node, events = self._open_dir(parent, root, offset)
+        yield from events
+        if listing is None:
             return
-        names = {entry.name for entry in listing}
-        node, messages = self._child_node(parent, root, names, offset, b"")
-        yield from messages
         if opts.max_depth is not None and opts.max_depth < 1:
             return
         ancestors = [(st.st_dev, st.st_ino, root)] if opts.follow_links else []
         yield from self._walk_dir(root, listing, node, 1, strip_dot, ancestors, split_depth)
+
+    def _open_dir(
+        self, parent: _Dir | None, path: bytes, offset: int
+    ) -> tuple[list | None, _Dir | None, list[WalkMessage]]:
+        """List the directory at walk path *path* and build its ignore state on *parent*'s:
+        (listing, state, messages), or (None, None, [the error]) when it cannot be listed."""
+        try:
+            listing = self._list(self._fs(path))
+        except OSError as err:
+            return None, None, [self._io_error(path, err)]
+        names = {entry.name for entry in listing}
+        node, messages = self._child_node(parent, path, names, offset, b"")
+        return listing, node, messages
 
     def _list(self, directory: bytes) -> list[os.DirEntry]:
         with os.scandir(directory) as it:
@@ -656,14 +660,10 @@ class Walker:
             if unlisted and split_depth is not None and depth >= split_depth:
                 yield Subtree(path, None, node, depth + 1, strip_dot, child_ancestors)
                 continue
-            try:
-                child_listing = self._list(self._fs(path))
-            except OSError as err:
-                yield self._io_error(path, err)
+            child_listing, child, events = self._open_dir(node, path, offset)
+            yield from events
+            if child_listing is None:
                 continue
-            names = {entry.name for entry in child_listing}
-            child, messages = self._child_node(node, path, names, offset, b"")
-            yield from messages
             if split_depth is not None and depth >= split_depth:
                 yield Subtree(path, child_listing, child, depth + 1, strip_dot, child_ancestors)
                 continue
