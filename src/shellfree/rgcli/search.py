@@ -416,13 +416,10 @@ class _Search:
             # The watch's vouch is kept as whether it is the one this run began with (see
             # TreeCache.remember); the common outcome, nothing printed, is stored as ().
             vouched = vouch is not None and vouch == self.vouch_start
-            if outcome is _SEARCHED_NOTHING:
-                self.to_remember.append(((path, haystack.explicit), signature, (), 0, vouched))
-            else:
-                self.to_remember.append((
-                    (path, haystack.explicit), None if outcome.errors else signature,
-                    _stored(outcome), len(outcome.chunk) + len(outcome.json), vouched,
-                ))
+            self.to_remember.append((
+                (path, haystack.explicit), None if outcome.errors else signature,
+                _stored(outcome), len(outcome.chunk) + len(outcome.json), vouched,
+            ))
         return outcome
 
     def _judge(self, haystack: Haystack, shown: bytes, data: bytes) -> Outcome:
@@ -639,14 +636,14 @@ def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: li
 
         out.stdout.flush()  # nothing buffered may be duplicated into the workers
         results = walk_in_workers(
-            walker, roots, workers, lambda h: _compact(command.evaluate(h, None))
+            walker, roots, workers, lambda h: _stored(command.evaluate(h, None))
         )
         if results is not None:
             for result in results:
                 if isinstance(result, WalkMessage):
                     out.message(result.text, error=result.is_error)
                 else:
-                    command.emit(_SEARCHED_NOTHING if result is None else Outcome(*result))
+                    command.emit(_restored(result))
             return command.finish(implicit_root=not paths and not use_stdin)
     if len(paths) == 1 and paths[0] != b"-" and not use_stdin:
         split_workers = file_split_workers(args, out)
@@ -678,24 +675,19 @@ def _timed_out(shown: bytes) -> Outcome:
 
 
 def _stored(outcome: Outcome) -> tuple:
-    """*outcome* as the tree cache keeps it: plain values, which Python's cyclic garbage
-    collector stops tracking after one look (an Outcome stays tracked: four remembered
-    searches of the large benchmark tree kept 200,000 tracked entries, and every full
-    collection in the host visited them); ``()`` for a file searched with nothing printed."""
-    return _compact(outcome) or ()
+    """*outcome* as plain values, the form in which a forked worker sends it back
+    (parallel.py) and the tree cache keeps it: Python's cyclic garbage collector stops
+    tracking such a tuple after one look (an Outcome stays tracked: four remembered searches
+    of the large benchmark tree kept 200,000 tracked entries, and every full collection in the
+    host visited them). ``()`` for the most common one, a file searched with nothing printed
+    (identity first: evaluate returns the shared instance for most of them, and comparing
+    fields costs a tuple per file); else its fields, in the order ``Outcome`` takes them."""
+    if outcome is _SEARCHED_NOTHING or outcome == _SEARCHED_NOTHING:
+        return ()
+    return (outcome.searched, outcome.matched, outcome.chunk, outcome.starts_with_line,
+            outcome.json, outcome.errors)
 
 
 def _restored(stored: tuple) -> Outcome:
     """The outcome :func:`_stored` made *stored* from."""
     return Outcome(*stored) if stored else _SEARCHED_NOTHING
-
-
-def _compact(outcome: Outcome) -> tuple | None:
-    """*outcome* as a forked worker sends it back (see parallel.py): None for the most common
-    one, a file that was searched and printed nothing (identity first: evaluate returns the
-    shared instance for most of them, and comparing fields costs a tuple per file), else its
-    fields, in the order ``Outcome(*fields)`` takes them."""
-    if outcome is _SEARCHED_NOTHING or outcome == _SEARCHED_NOTHING:
-        return None
-    return (outcome.searched, outcome.matched, outcome.chunk, outcome.starts_with_line,
-            outcome.json, outcome.errors)
