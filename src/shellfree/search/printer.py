@@ -311,6 +311,8 @@ class StandardPrinter:
         opts = self.options
         text = line.text
         for start, end in line.spans:
+            # Under -U an empty match prints nothing, but on a -U -v context line, which rg
+            # hands to its printer alone, it prints an empty line (`^`, `$`, `x?`).
             if opts.multiline and start == end and line.kind != "context":
                 continue
             # A multi-line match is printed one line piece at a time, each with its own
