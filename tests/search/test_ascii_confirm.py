@@ -48,21 +48,32 @@ def patterns(draw):
     return "|".join(branch() for _ in range(draw(st.integers(1, 2))))
 
 
-@settings(max_examples=600, deadline=None)
-@given(
+# A pattern and the options it is compiled with (see compiled_or_rejected).
+PATTERN_AND_OPTIONS = dict(
     pattern=patterns(),
     case=st.sampled_from(["sensitive", "insensitive", "smart"]),
     word=st.booleans(),
     line_flag=st.booleans(),
     unicode=st.booleans(),
-    lines=st.lists(st.text(alphabet="abcEkKsS _-1\t.\r\x7fé", max_size=40), min_size=1, max_size=6),
 )
-def test_on_an_ascii_line_re_finds_what_regex_finds(pattern, case, word, line_flag, unicode, lines):
+
+
+def compiled_or_rejected(pattern, case, word, line_flag, unicode):
+    """The pattern compiled with the options drawn; a pattern rg rejects is not an example."""
     try:
-        compiled = compile_patterns([pattern], PatternOptions(
+        return compile_patterns([pattern], PatternOptions(
             case=case, word=word, line=line_flag, unicode=unicode))
     except Exception:
         assume(False)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    **PATTERN_AND_OPTIONS,
+    lines=st.lists(st.text(alphabet="abcEkKsS _-1\t.\r\x7fé", max_size=40), min_size=1, max_size=6),
+)
+def test_on_an_ascii_line_re_finds_what_regex_finds(pattern, case, word, line_flag, unicode, lines):
+    compiled = compiled_or_rejected(pattern, case, word, line_flag, unicode)
     assume(compiled.ascii_regex is not None)
     for line in lines:
         if not line.isascii():
@@ -106,15 +117,21 @@ def test_searches_confirmed_by_re_print_what_rg_prints(word_tree, reference_rg, 
     same(reference_rg, args)
 
 
-def test_a_search_whose_candidate_lines_are_ascii_never_loads_the_regex_module(tmp_path):
-    (tmp_path / "a.py").write_bytes(b"raise ValueError('x')\nno match here\n")
+def word_search_in_a_new_process(cwd) -> subprocess.CompletedProcess:
+    """``shellfree rg -j1 -n \\w+Error .`` in *cwd*, in a new interpreter that fails with
+    "regex loaded" when the search imported the regex module."""
     code = (
         "import sys\n"
         "from shellfree.cli import main\n"
         "assert main(['rg', '-j1', '-n', '\\\\w+Error', '.']) == 0\n"
         "assert 'regex' not in sys.modules, 'regex loaded'\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True,
                           check=False)
+
+
+def test_a_search_whose_candidate_lines_are_ascii_never_loads_the_regex_module(tmp_path):
+    (tmp_path / "a.py").write_bytes(b"raise ValueError('x')\nno match here\n")
+    proc = word_search_in_a_new_process(tmp_path)
     assert proc.returncode == 0, proc.stderr
 

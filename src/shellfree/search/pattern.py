@@ -100,6 +100,9 @@ class CompiledPattern(Record):
     # Line mode, short_lines_safe patterns: the pattern on ``re``, matching as rg does on a
     # line of ASCII characters only (see regex_translate._ascii_source); None otherwise.
     ascii_regex: "Optional[re.Pattern[str]]" = None
+    # ascii_regex also matches as rg does on a line of any characters once each non-ASCII one
+    # is replaced by the stand-in of its kind (see char_kinds.stand_in_text).
+    ascii_kinds: bool = False
     # -U: the regex to run from a search position that rg treats as the start of the haystack
     # (see Translation.slice_source); None when it would be :attr:`regex` itself.
     slice_regex: Optional["regex.Pattern[str]"] = None
@@ -367,6 +370,7 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
                            folded_exact=tr.folded_exact,
                            re_regex=re.compile(tr.re_source) if tr.re_source else None,
                            short_lines_safe=tr.short_lines_safe, ascii_regex=ascii_regex,
+                           ascii_kinds=ascii_regex is not None and tr.ascii_kinds,
                            slice_regex=from_start,
                            around_literal=None if tr.literal_split is None
                            else LazyRegex(tr.around_literal_source),

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Optional
 
 from shellfree._record import Record
 from shellfree.search import regex_syntax as S
+from shellfree.search.char_kinds import KINDS, STAND_INS
 
 if TYPE_CHECKING:
     import regex
@@ -106,6 +107,9 @@ class Translation(Record):
     # Line mode: the pattern in ``re``'s dialect, matching as rg does on any text made of ASCII
     # characters only (see _ascii_source); None when it cannot be written.
     ascii_source: Optional[str] = None
+    # ascii_source also matches as rg does on a line whose non-ASCII characters were replaced
+    # by the stand-ins of their kinds (char_kinds.stand_in_text).
+    ascii_kinds: bool = False
     # Line mode: where the pattern splits around its one required literal (see
     # _literal_split); None when it does not.
     literal_split: Optional[int] = None
@@ -972,27 +976,31 @@ def _re_source(h) -> Optional[str]:
     return emit(h, True)
 
 
-def _re_class(ranges) -> str:
-    """An ``re`` set of the code point *ranges* (non-empty)."""
+def _re_class(ranges, extra: str = "") -> str:
+    """An ``re`` set of the code point *ranges* and the characters *extra* (not both empty)."""
     return "[" + "".join(
         _re_escape(chr(a)) if a == b else f"{_re_escape(chr(a))}-{_re_escape(chr(b))}"
-        for a, b in ranges) + "]"
+        for a, b in ranges) + extra + "]"
 
 
-# On ASCII text rg's word characters, Unicode or not, are these.
+# On ASCII text rg's word characters, Unicode or not, are these; on a line of stand-ins
+# (char_kinds), these and the stand-ins of word characters and digits.
 _ASCII_WORD = "[0-9A-Za-z_]"
-_ASCII_LOOKS = {
+_KINDS_WORD = "[0-9A-Za-z_" + "".join(STAND_INS[k] for k in ("W", "D")) + "]"
+_LOOK_FORMS = {
     "start_line": "\\A", "start_text": "\\A", "end_line": "\\Z", "end_text": "\\Z",
-    "word_boundary": f"(?:(?<={_ASCII_WORD})(?!{_ASCII_WORD})|(?<!{_ASCII_WORD})(?={_ASCII_WORD}))",
-    "not_word_boundary": f"(?:(?<={_ASCII_WORD})(?={_ASCII_WORD})|(?<!{_ASCII_WORD})(?!{_ASCII_WORD}))",
-    "word_start": f"(?<!{_ASCII_WORD})(?={_ASCII_WORD})",
-    "word_end": f"(?<={_ASCII_WORD})(?!{_ASCII_WORD})",
-    "word_start_half": f"(?<!{_ASCII_WORD})",
-    "word_end_half": f"(?!{_ASCII_WORD})",
+    "word_boundary": "(?:(?<={w})(?!{w})|(?<!{w})(?={w}))",
+    "not_word_boundary": "(?:(?<={w})(?={w})|(?<!{w})(?!{w}))",
+    "word_start": "(?<!{w})(?={w})",
+    "word_end": "(?<={w})(?!{w})",
+    "word_start_half": "(?<!{w})",
+    "word_end_half": "(?!{w})",
 }
+_ASCII_LOOKS = {k: v.replace("{w}", _ASCII_WORD) for k, v in _LOOK_FORMS.items()}
+_KINDS_LOOKS = {k: v.replace("{w}", _KINDS_WORD) for k, v in _LOOK_FORMS.items()}
 
 
-def _ascii_source(h) -> Optional[str]:
+def _ascii_source(h, kinds: bool = False) -> Optional[str]:
     """``h`` in ``re``'s dialect for one line's text (no terminator) holding ASCII only.
 
     On such text rg's classes can only match their ASCII members, its word characters are
@@ -1002,16 +1010,35 @@ def _ascii_source(h) -> Optional[str]:
     quarter of the time the ``regex`` module takes with rg's Unicode classes (0.24 against
     0.56-4 µs for ``\\w+Error``), and a search whose lines are all ASCII never imports
     ``regex``. The (?R) anchors of --crlf are left to the regex module.
+
+    *kinds*: for a line whose non-ASCII characters were replaced by the stand-ins of their
+    kinds (:func:`~shellfree.search.char_kinds.stand_in_text`) as well: each class also holds
+    the stand-ins of the kinds it holds wholly, and the word assertions count the stand-ins of
+    word characters. None when a class holds part of a kind (``\\p{Greek}``, ``[à-ÿ]``) or a
+    literal has a non-ASCII character: only the regex module can tell those apart.
     """
+    looks = _KINDS_LOOKS if kinds else _ASCII_LOOKS
 
     def emit(node) -> Optional[str]:
         if isinstance(node, HLit):
-            return _re_escape(node.text) if node.text.isascii() else "(?!)"
+            if node.text.isascii():
+                return _re_escape(node.text)
+            return None if kinds else "(?!)"
         if isinstance(node, HClass):
             ranges = U.ascii_ranges(node.cls)
-            return _re_class(ranges) if ranges else "(?!)"
+            held = ""
+            if kinds:
+                kinds_held = U.class_kinds(node.cls)
+                # Without Unicode a class that holds non-ASCII code points matches bytes of
+                # a character (rg: `(?-u:[^a]){2}` matches `é`).
+                if kinds_held is None or (kinds_held and not node.unicode):
+                    return None
+                held = "".join(STAND_INS[k] for k in KINDS if k in kinds_held)
+            return _re_class(ranges, held) if ranges or held else "(?!)"
         if isinstance(node, HLook):
-            return _ASCII_LOOKS.get(node.kind)
+            if kinds and not node.unicode and node.kind in _WORD_LOOKS:
+                return None  # an ASCII word assertion holds between the bytes of a character
+            return looks.get(node.kind)
         if isinstance(node, HCap):
             inner = emit(node.sub)
             return None if inner is None else "(?:" + inner + ")"
@@ -1119,6 +1146,14 @@ def translate(ast, opts: TranslateOptions) -> Translation:
         required = None
         folded = tuple(sorted(req))
         folded_exact = _folded_literal_set(hir) == req
+    ascii_source = None
+    ascii_kinds = False
+    if not (opts.multiline or opts.crlf):
+        # The stand-in form, where it can be written, serves ASCII lines as well.
+        ascii_source = _ascii_source(hir, kinds=True)
+        ascii_kinds = ascii_source is not None
+        if not ascii_kinds:
+            ascii_source = _ascii_source(hir)
     return Translation(hir, not opts.multiline and opts.crlf, newline, required, _nullable_without_looks(hir), text_anchors,
                        line_anchors, slice_source,
                        exact_literals=required is not None and _is_literal_set(hir),
@@ -1126,7 +1161,7 @@ def translate(ast, opts: TranslateOptions) -> Translation:
                        folded_exact=folded_exact,
                        re_source=None if required is not None else _re_source(hir),
                        short_lines_safe=_bounded_backtracking(hir),
-                       ascii_source=None if opts.multiline or opts.crlf else _ascii_source(hir),
+                       ascii_source=ascii_source, ascii_kinds=ascii_kinds,
                        literal_split=None if newline or looks else _literal_split(hir, required),
                        lines_alone=not opts.multiline and unicode_word and _lines_alone(hir))
 

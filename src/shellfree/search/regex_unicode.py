@@ -142,6 +142,50 @@ def _matched_by(compiled: "regex.Pattern[str]", points: list[int]) -> set[int]:
     return {points[m.start()] for m in compiled.finditer(text)}
 
 
+_ALL_KINDS = frozenset(("W", "D", "S", "O"))  # char_kinds.KINDS
+_PERL_KINDS = {"\\w": frozenset(("W", "D")), "\\d": frozenset(("D",)), "\\s": frozenset(("S",))}
+
+
+def class_kinds(cls) -> Optional[frozenset]:
+    """The kinds of non-ASCII character (:mod:`shellfree.search.char_kinds`) rg's class holds
+    wholly, when it holds no character of the others; None when it holds some characters of a
+    kind and not others (a Unicode property, a range of non-ASCII code points), or may."""
+    if isinstance(cls, Chars):
+        above = [(max(lo, 0x80), hi) for lo, hi in cls.ranges if hi >= 0x80]
+        if not above:
+            return frozenset()
+        # Surrogates aside: no line handed to a stand-in search holds one.
+        if _covers(above, 0x80, 0xD7FF) and _covers(above, 0xE000, 0x10FFFF):
+            return _ALL_KINDS
+        return None
+    if isinstance(cls, Prop):
+        if cls.add or cls.remove or cls.unassigned:
+            return None
+        return _PERL_KINDS.get(cls.expr)
+    if isinstance(cls, Not):
+        inner = class_kinds(cls.item)
+        return None if inner is None else _ALL_KINDS - inner
+    if isinstance(cls, Union):
+        parts = [class_kinds(item) for item in cls.items]
+        return None if None in parts else frozenset().union(*parts)
+    a, b = class_kinds(cls.lhs), class_kinds(cls.rhs)
+    if a is None or b is None:
+        return None
+    return (a & b) if cls.kind == "&&" else (a - b) if cls.kind == "--" else (a ^ b)
+
+
+def _covers(ranges, lo: int, hi: int) -> bool:
+    """Whether sorted disjoint *ranges* hold every code point from *lo* to *hi*."""
+    for a, b in ranges:
+        if a > lo:
+            return False
+        if b >= lo:
+            lo = b + 1
+            if lo > hi:
+                return True
+    return False
+
+
 def ascii_ranges(cls) -> tuple:
     """The ranges of the ASCII characters rg's class holds (what it can match in ASCII text)."""
     return chars(_members_among(cls, set(range(0x80)))).ranges

@@ -18,6 +18,7 @@ import sys
 from typing import Callable, Iterator, Protocol
 
 from shellfree._record import Record
+from shellfree.search.char_kinds import stand_in_text
 from shellfree.search.decode import (
     BOMS,
     TRANSCODED_BOMS,
@@ -392,6 +393,7 @@ class _Prepared(Record, mutable=True):
     folded_left: int
     re_regex: object  # the pattern on ``re``, for scans, when re and rg agree on it
     ascii_search: object  # ``re`` search of a short ASCII line (CompiledPattern.ascii_regex)
+    ascii_kinds: bool  # ... and of any short line's stand-ins (CompiledPattern.ascii_kinds)
     # (the one required literal as text, CompiledPattern.around_literal) or None
     around: tuple[str, object] | None
 
@@ -429,6 +431,7 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
         folded_left=_FOLDED_SCAN_PAYS_AFTER,
         re_regex=getattr(matcher, "re_regex", None),
         ascii_search=None if ascii_regex is None else ascii_regex.search,
+        ascii_kinds=getattr(matcher, "ascii_kinds", False),
         around=(matcher.required_literals[0], around) if around is not None else None,
     )
     if len(_PREPARED) > 64:
@@ -619,6 +622,7 @@ class _Lines:
         self.folded_scan = prepared.folded_scan
         self.re_regex = prepared.re_regex
         self.ascii_search = prepared.ascii_search
+        self.ascii_kinds = prepared.ascii_kinds
         self.around = prepared.around
         # A candidate line longer than this (terminator included) is not confirmed (see
         # literal_line_spans); rg's --max-columns 0 is no limit.
@@ -696,8 +700,13 @@ class _Lines:
         a haystack (rg's searcher goes on after a matching line with the rest of its buffer)."""
         lead = 0 if self.text_anchors or not look_back or self.lines_alone else self._stray_lead(ls)
         text = self.line_text(ls - lead, le)
-        if self.ascii_search is not None and len(text) <= _SHORT_LINE and text.isascii():
-            return self.ascii_search(text, lead) is not None
+        if self.ascii_search is not None and len(text) <= _SHORT_LINE:
+            if text.isascii():
+                return self.ascii_search(text, lead) is not None
+            if self.ascii_kinds:
+                stand_ins = stand_in_text(text)
+                if stand_ins is not None:
+                    return self.ascii_search(stand_ins, lead) is not None
         if self.around is not None and not lead and len(text) > _SHORT_LINE:
             found = self._around_literal(text)
             if found is not None:
