@@ -119,12 +119,14 @@ def test_searches_confirmed_by_re_print_what_rg_prints(word_tree, reference_rg, 
 
 def word_search_in_a_new_process(cwd) -> subprocess.CompletedProcess:
     """``shellfree rg -j1 -n \\w+Error .`` in *cwd*, in a new interpreter that fails with
-    "regex loaded" when the search imported the regex module."""
+    "regex loaded" when the search imported the regex module, or "tables loaded" when it
+    imported the Unicode property tables (neither is needed for ASCII text)."""
     code = (
         "import sys\n"
         "from shellfree.cli import main\n"
         "assert main(['rg', '-j1', '-n', '\\\\w+Error', '.']) == 0\n"
         "assert 'regex' not in sys.modules, 'regex loaded'\n"
+        "assert 'shellfree.search.regex_unicode_tables' not in sys.modules, 'tables loaded'\n"
     )
     return subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True,
                           check=False)

@@ -18,7 +18,6 @@ import functools
 from typing import TYPE_CHECKING, Iterable, Optional
 
 from shellfree._record import Record
-from shellfree.search import regex_unicode_tables as _tables
 
 __all__ = ["Chars", "Prop", "Not", "Union", "Op", "ClassExpr", "chars", "contains", "fold",
            "emit", "members", "lookup_property", "PropertyError", "orbit", "is_uppercase",
@@ -29,8 +28,30 @@ if TYPE_CHECKING:
     import regex
 
 SURROGATES = ((0xD800, 0xDFFF),)
-_NEW = _tables.NEW_IN_REGEX
-_NEW_STARTS = [a for a, _ in _NEW]
+
+
+class _TablesOnFirstUse:
+    """Stands for :mod:`shellfree.search.regex_unicode_tables` until a class needs them:
+    ``\\w``, ``\\d``, ``\\s`` and ``.`` are decided on ASCII text and written for
+    ``regex`` without them, and a search of ``\\w+Error`` whose lines are ASCII or kinds
+    (char_kinds) then skips the import (0.6 ms here)."""
+
+    def __getattr__(self, name: str):
+        global _tables
+        from shellfree.search import regex_unicode_tables
+
+        _tables = regex_unicode_tables
+        return getattr(regex_unicode_tables, name)
+
+
+_tables = _TablesOnFirstUse()
+
+
+@functools.lru_cache(maxsize=1)
+def _new() -> tuple:
+    """The ranges of code points new in Unicode 17 (regex) over 16 (rg), and their starts."""
+    ranges = _tables.NEW_IN_REGEX
+    return ranges, [a for a, _ in ranges]
 
 
 def _in_ranges(cp: int, ranges, starts=None) -> bool:
@@ -40,7 +61,8 @@ def _in_ranges(cp: int, ranges, starts=None) -> bool:
 
 
 def _is_new(cp: int) -> bool:
-    return _in_ranges(cp, _NEW, _NEW_STARTS)
+    # ASCII was complete long before Unicode 16: no table needed for it.
+    return cp >= 0x80 and _in_ranges(cp, *_new())
 
 
 class Chars(Record):
@@ -132,7 +154,7 @@ def members(cls, candidates: Iterable[int]) -> list:
 
 @functools.lru_cache(maxsize=1)
 def _new_points() -> frozenset:
-    return frozenset(_expand(_NEW))
+    return frozenset(_expand(_new()[0]))
 
 
 def _matched_by(compiled: "regex.Pattern[str]", points: list[int]) -> set[int]:
@@ -201,7 +223,7 @@ def _members_among(cls, probe: set[int]) -> set[int]:
         added = {cp for cp in scalars if cls.add and _in_ranges(cp, cls.add)}
         removed = {cp for cp in scalars if cls.remove and _in_ranges(cp, cls.remove)}
         rest = scalars - added - removed
-        new = rest & _new_points()
+        new = rest & _new_points() if any(cp >= 0x80 for cp in rest) else set()
         old = rest - new
         out = added | (new if cls.unassigned else set())
         if cls.expr in _PERL_ASCII:
