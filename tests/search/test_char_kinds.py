@@ -61,6 +61,18 @@ def test_stand_ins_keep_every_index_and_leave_ascii_alone():
     assert K.stand_in_text("plain ascii") == "plain ascii"
 
 
+def test_the_table_of_stand_ins_stays_bounded():
+    # Every CJK ideograph, one line each: the table starts afresh instead of growing.
+    ideographs = [chr(cp) for cp in range(0x4E00, 0x4E00 + 3 * K.REMEMBERED)]
+    for ideograph in ideographs:
+        stand_ins = K.stand_in_text("x" + ideograph)
+        assert stand_ins in (None, "x" + K.STAND_INS["W"])
+        assert len(K._TABLE) <= 128 + K.REMEMBERED
+    if VERIFIED:
+        assert K.stand_in_text("a\u00e9") == "a" + K.STAND_INS["W"]
+        assert K.stand_in_text("plain ascii") == "plain ascii"
+
+
 @pytest.mark.parametrize("line", ["bad \udc80 byte", "unassigned \u0378", "mixed é \udcff"])
 def test_a_character_of_unknown_kind_leaves_the_line_to_the_regex_module(line):
     assert K.stand_in_text(line) is None

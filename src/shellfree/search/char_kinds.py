@@ -63,6 +63,13 @@ class _Unknown(Exception):
     pass
 
 
+_ASCII = {cp: chr(cp) for cp in range(0x80)}
+# Non-ASCII code points whose stand-ins are remembered: a few scripts' worth. A text that
+# cycles through more (every CJK character) starts the table afresh rather than grow it
+# without bound in a long-lived host.
+REMEMBERED = 4096
+
+
 class _StandIns(dict):
     """``str.translate`` table: ASCII to itself, any other code point to its kind's stand-in,
     computed on first sight."""
@@ -71,11 +78,14 @@ class _StandIns(dict):
         kind = kind_of(cp)
         if kind is None:
             raise _Unknown
+        if len(self) >= len(_ASCII) + REMEMBERED:
+            self.clear()
+            self.update(_ASCII)
         self[cp] = stand_in = STAND_INS[kind]
         return stand_in
 
 
-_TABLE = _StandIns((cp, chr(cp)) for cp in range(0x80))
+_TABLE = _StandIns(_ASCII)
 
 
 def stand_in_text(text: str) -> Optional[str]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
+from shellfree._module_on_first_use import ModuleOnFirstUse
 from shellfree._record import Record
 from shellfree.search import regex_syntax as S
 from shellfree.search.char_kinds import KINDS, STAND_INS
@@ -29,22 +30,10 @@ if TYPE_CHECKING:
     import regex
 
 
-class _UnicodeOnFirstUse:
-    """Stands for :mod:`shellfree.search.regex_unicode` until a translation needs it, then
-    imports it and puts it in its place. A literal, or an alternation of literals, is
-    translated without it, and a one-shot search for one then skips the import of its class
-    tables (0.6 ms of a 70 ms search of the medium benchmark tree); ``-i``, ``\\w`` or ``.``
-    load it."""
-
-    def __getattr__(self, name: str):
-        global U
-        from shellfree.search import regex_unicode
-
-        U = regex_unicode
-        return getattr(regex_unicode, name)
-
-
-U = _UnicodeOnFirstUse()
+# shellfree.search.regex_unicode, imported when a translation first needs it: a literal, or an
+# alternation of literals, is translated without it, and a one-shot search for one then skips
+# its import (0.6 ms of a 70 ms search of the medium benchmark tree); -i, \w or . load it.
+U = ModuleOnFirstUse("shellfree.search.regex_unicode", globals(), "U")
 
 __all__ = ["TranslateOptions", "Translation", "TranslateError", "translate", "analyze_case"]
 

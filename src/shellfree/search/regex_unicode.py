@@ -17,6 +17,7 @@ import bisect
 import functools
 from typing import TYPE_CHECKING, Iterable, Optional
 
+from shellfree._module_on_first_use import ModuleOnFirstUse
 from shellfree._record import Record
 
 __all__ = ["Chars", "Prop", "Not", "Union", "Op", "ClassExpr", "chars", "contains", "fold",
@@ -30,21 +31,10 @@ if TYPE_CHECKING:
 SURROGATES = ((0xD800, 0xDFFF),)
 
 
-class _TablesOnFirstUse:
-    """Stands for :mod:`shellfree.search.regex_unicode_tables` until a class needs them:
-    ``\\w``, ``\\d``, ``\\s`` and ``.`` are decided on ASCII text and written for
-    ``regex`` without them, and a search of ``\\w+Error`` whose lines are ASCII or kinds
-    (char_kinds) then skips the import (0.6 ms here)."""
-
-    def __getattr__(self, name: str):
-        global _tables
-        from shellfree.search import regex_unicode_tables
-
-        _tables = regex_unicode_tables
-        return getattr(regex_unicode_tables, name)
-
-
-_tables = _TablesOnFirstUse()
+# shellfree.search.regex_unicode_tables, imported when a class first needs them: \w, \d, \s
+# and . are decided on ASCII text and written for regex without them, and a search of
+# \w+Error whose lines are ASCII or stand-ins (char_kinds) skips the import (0.6 ms here).
+_tables = ModuleOnFirstUse("shellfree.search.regex_unicode_tables", globals(), "_tables")
 
 
 @functools.lru_cache(maxsize=1)
