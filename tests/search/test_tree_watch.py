@@ -413,6 +413,29 @@ def test_what_was_watched_below_a_moved_root_is_forgotten(tmp_path):
     assert b"needle TWO" in agree(tmp_path, cache, "-n", "needle", "current/sub/f.txt")
 
 
+def test_the_spellings_of_a_watched_directory_are_left_untracked_by_the_collector(tmp_path):
+    # A host's full collection visits every tracked object: one per watched directory adds
+    # up on a large tree. Tuples of bytes stop being tracked after one collection.
+    import gc
+
+    write(tmp_path / "d" / "f", b"x\n")
+    watch = TreeWatch()
+    try:
+        for spelling in (f"{tmp_path}/d", f"{tmp_path}/./d"):  # pathlib drops the "."
+            st_d = os.stat(spelling)
+            assert watch.add(os.fsencode(spelling), st_d.st_ino, st_d.st_dev)
+        gc.collect()
+        (spellings,) = watch._spellings.values()
+        assert len(spellings) == 2  # "/./" and plain: one watch, both spellings
+        assert not gc.is_tracked(spellings)
+        with open(tmp_path / "d" / "f", "ab") as handle:
+            handle.write(b"y\n")
+        children = watch.changes().children
+        assert {c[0] for c in children} == set(spellings)
+    finally:
+        watch.close()
+
+
 def test_a_directory_s_own_attributes_are_a_report_about_everything_below(tmp_path):
     write(tmp_path / "d" / "f", b"x\n")
     watch = TreeWatch()
