@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Iterable, Optional
 
 from shellfree._module_on_first_use import ModuleOnFirstUse
 from shellfree._record import Record
+from shellfree.search.char_kinds import KINDS
 
 __all__ = ["Chars", "Prop", "Not", "Union", "Op", "ClassExpr", "chars", "contains", "fold",
            "emit", "members", "lookup_property", "PropertyError", "orbit", "is_uppercase",
@@ -154,14 +155,15 @@ def _matched_by(compiled: "regex.Pattern[str]", points: list[int]) -> set[int]:
     return {points[m.start()] for m in compiled.finditer(text)}
 
 
-_ALL_KINDS = frozenset(("W", "D", "S", "O"))  # char_kinds.KINDS
+_ALL_KINDS = frozenset(KINDS)
 _PERL_KINDS = {"\\w": frozenset(("W", "D")), "\\d": frozenset(("D",)), "\\s": frozenset(("S",))}
 
 
 def class_kinds(cls) -> Optional[frozenset]:
     """The kinds of non-ASCII character (:mod:`shellfree.search.char_kinds`) rg's class holds
     wholly, when it holds no character of the others; None when it holds some characters of a
-    kind and not others (a Unicode property, a range of non-ASCII code points), or may."""
+    kind and not others, or this cannot tell (a Unicode property other than ``\\w``, ``\\d``,
+    ``\\s``; a range of non-ASCII code points)."""
     if isinstance(cls, Chars):
         above = [(max(lo, 0x80), hi) for lo, hi in cls.ranges if hi >= 0x80]
         if not above:
