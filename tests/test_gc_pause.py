@@ -5,20 +5,25 @@ from __future__ import annotations
 import re
 
 from benchmarks.gc_pause.__main__ import main
+from shellfree.search.tree_watch import watch_unavailable
 
 
-def test_reports_one_row_per_corpus(tmp_path, capsys):
+def test_reports_a_row_per_corpus_and_cache(tmp_path, capsys):
     tree = tmp_path / "tiny"
     for d in range(3):
         (tree / f"d{d}").mkdir(parents=True)
         for f in range(30):
             (tree / f"d{d}" / f"f{f}.txt").write_text(f"line {f}\n")
     assert main(["--corpus", "tiny", "--runs", "1", "--corpora", str(tmp_path)]) == 0
-    row = capsys.readouterr().out.splitlines()[-1]
-    cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[0] == "tiny"
-    assert all(re.fullmatch(r"\d+ ms", c) for c in cells[1:5]), cells
-    assert re.fullmatch(r"\d{1,3}(,\d{3})*", cells[5]), cells  # tracked objects
+    rows = capsys.readouterr().out.splitlines()[-2:]
+    for row, cache in zip(rows, ("stat", "watched")):
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[:2] == ["tiny", cache]
+        if cells[2].startswith("no watch: "):
+            assert cache == "watched" and watch_unavailable() is not None, cells
+            continue
+        assert all(re.fullmatch(r"\d+ ms", c) for c in cells[2:6]), cells
+        assert re.fullmatch(r"\d{1,3}(,\d{3})*", cells[6]), cells  # tracked objects
 
 
 def test_missing_corpus_is_an_error(tmp_path, capsys):
