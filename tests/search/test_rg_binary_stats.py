@@ -83,6 +83,16 @@ def _big() -> None:
         # for the exit status while nothing is printed.
         (b"\n\n\n\n\nab\x00", ["-v", "-l", "zzz"]),
         (b"\n\na\nbaax\n\n\x00\n", ["-v", "-q", "a"]),
+        # ...unless rg searches line by line (\A or \z): then -v -l and -v -q stop at the first
+        # selected line, and a file whose first fill holds one is listed (or found).
+        (b"\nabc\nde\x00f\n", ["-v", "-l", "\\Azzz"]),
+        (b"\nabc\nde\x00f\n", ["-v", "-l", "zzz\\z"]),
+        (b"\nabc\nde\x00f\n", ["-v", "-l", "\\Azzz|q"]),
+        (b"\nabc\nde\x00f\n", ["-v", "-q", "\\Azzz"]),
+        (b"\nabc\nde\x00f\n", ["-v", "--files-without-match", "\\Azzz"]),
+        (b"\nabc\nde\x00f\n", ["-v", "-c", "\\Azzz"]),
+        (b"zzz first\nabc\nde\x00f\n", ["-v", "-l", "\\Azzz"]),  # selected in the NUL's fill
+        (b"zzz\nabc\nde\x00f\n", ["-v", "-q", "\\Azzz"]),
         (b"\nO\x9f\x00", ["--files-without-match", "x?"]),
         (b"ab\n\n\x00", ["--files-without-match", "b"]),
         (b"\nabbaab\n\x00", ["--files-without-match", "^$"]),

@@ -275,10 +275,13 @@ class _Search:
             # rg --json -q still reads every file for its summary's statistics. Under -v the
             # line searcher goes on past the first selected line (it leaves its inverted scan
             # of a buffer without stopping the search), the multi-line one does not: a walked
-            # file with a NUL past its first 64 KiB is listed by -U -l -v, not by -l -v.
+            # file with a NUL past its first 64 KiB is listed by -U -l -v, not by -l -v. Nor
+            # does it when it searches line by line, as it does a pattern with \A or \z: a
+            # walked "\nabc\nde\0f\n", whose first line the 3-byte first read holds, is listed
+            # by -l -v '\Azzz' and found by -q -v '\Azzz', not by -l -v 'zzz' (rg 15.1).
             stop_at_first=(
                 (args.quiet and self.mode != "json") or self.mode == "files_with_matches"
-            ) and (not args.invert or multiline),
+            ) and (not args.invert or multiline or getattr(matcher, "text_anchors", False)),
             crlf=args.crlf,
             timeout=REGEX_TIMEOUT_SECONDS,
         )

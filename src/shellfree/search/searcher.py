@@ -1548,8 +1548,8 @@ def _replay_inverted(stream: bytes, nul: int, matcher: MatcherLike, config: Sear
 
 
 def _stopped_early(config: SearchConfig, result: FileResult) -> bool:
-    if config.invert:
-        return config.max_count is not None and result.matched_lines >= config.max_count
+    # Under -v, stop_at_first is set only where rg's searcher does stop at the first selected
+    # line (line by line, for \A or \z; see rgcli/search.py).
     if config.stop_at_first and result.matched_lines > 0:
         return True
     return config.max_count is not None and result.matched_lines >= config.max_count
