@@ -169,3 +169,29 @@ def test_multiline(isolated, reference_rg, name):
         with open(path, "wb") as handle:
             handle.write(data)
     same(reference_rg, args, compare_stderr=False)
+
+
+# Stray UTF-8 continuation bytes before a word assertion in a multi-line search. rg decodes the
+# character before a position from at most three continuation bytes back, so in " \xbd\n" the
+# "\n" follows a space; and a search that starts again after a match (here, at a stray byte)
+# starts a new haystack that sees nothing before it.
+STRAY_FILES = {
+    "f01": b" \xbd\n", "f02": b"x \xbd\n", "f03": b" \xbd\ny\n", "f04": b"\xbd\n",
+    "f05": b"a\xbd\n", "f06": b" \xc3\n", "f07": b"ab\n \xbd\n", "f08": b"\n\xbd\n",
+    "f09": b"a\n\xbd \n", "f10": "é".encode() + b"\xbd\n\xbd\n",
+}
+
+
+@pytest.fixture
+def stray_tree(isolated):
+    for name, data in STRAY_FILES.items():
+        (isolated / name).write_bytes(data)
+    return isolated
+
+
+@pytest.mark.parametrize("word", [[], ["-w"]])
+@pytest.mark.parametrize("pattern", ["[\\n]", "\\n", "\\n\\b", "\\B\\n", "\\b{start-half}\\n",
+                                     " \\b", "\\n\\b{end}"])
+def test_word_assertions_after_stray_bytes_in_a_multi_line_search(stray_tree, reference_rg,
+                                                                   word, pattern):
+    same(reference_rg, ["-U", "--json", *word, pattern])

@@ -423,7 +423,7 @@ class _Emitter:
             self.word[key] = U.emit(U.Union((U.perl_class("w", unicode), U.chars(U.SURROGATES))))
         return self.word[key]
 
-    def _behind(self, kind: str, good: U.ClassExpr, plain: str) -> str:
+    def _behind(self, kind: str, good: U.ClassExpr, plain: str, sliced: bool = False) -> str:
         r"""Lookbehinds for "the character before is in *good*", as regex-automata decides it.
 
         It finds the character before a position by stepping back over at most three UTF-8
@@ -432,11 +432,14 @@ class _Emitter:
         when it and the strays span at most four bytes: in ``a\xb6 `` the character before
         the space counts as ``a``, so ``\b`` matches there (measured with rg 15.1 on every
         mix of 1-4 byte characters and 1-4 strays). *plain* is the ordinary one-character
-        lookbehind; the result lists it first, then the stray-byte cases.
+        lookbehind; the result lists it first, then the stray-byte cases. *sliced*: the
+        search position (``\G``) starts rg's haystack, and nothing before it is seen, so no
+        stray may follow it (``-U -w '[\n]'`` finds the ``\n`` of `` \xbd\n``, and not when
+        its search starts at the stray).
         """
-        key = (kind, "behind")
+        key = (kind, "behind", sliced)
         if key not in self.word:
-            stray = "[\udc80-\udcbf]"
+            stray = "(?!\\G)[\udc80-\udcbf]" if sliced else "[\udc80-\udcbf]"
             parts = []
             # A character of n UTF-8 bytes followed by k strays, n + k <= 4.
             for k, top in ((1, 0xFFFF), (2, 0x7FF), (3, 0x7F)):
@@ -472,15 +475,7 @@ class _Emitter:
             return "(?:\\Z|(?=\\r)|(?<!\\r)(?=\\n))"
         w = self.word_class(h.unicode)
         x = self.word_or_invalid(h.unicode) if h.unicode else w
-        if h.unicode:
-            word = U.perl_class("w", True)
-            # The character before is a word character / is not one / is a valid non-word
-            # character or the start (see _behind).
-            after_word = self._behind("word", word, f"(?<={w})")
-            not_after_word = self._behind("not_word", word, f"(?<!{w})")
-            after_other = self._behind("other", U.Not(word), f"(?<!{x})")
-        else:
-            after_word, not_after_word, after_other = f"(?<={w})", f"(?<!{w})", f"(?<!{w})"
+        after_word, not_after_word, after_other = self._word_behinds(h, w, x)
         if k == "word_boundary":
             return f"(?:{after_word}(?!{w})|{not_after_word}(?={w}))"
         if k == "not_word_boundary":
@@ -494,6 +489,17 @@ class _Emitter:
         if k == "word_end_half":
             return f"(?!{x})"
         raise AssertionError(k)
+
+    def _word_behinds(self, h: HLook, w: str, x: str, sliced: bool = False) -> tuple:
+        """Lookbehinds for: the character before is a word character / is not one / is a valid
+        non-word character or the start (see _behind); *w* and *x* are the word class and
+        the word-or-invalid class."""
+        if not h.unicode:
+            return f"(?<={w})", f"(?<!{w})", f"(?<!{w})"
+        word = U.perl_class("w", True)
+        return (self._behind("word", word, f"(?<={w})", sliced),
+                self._behind("not_word", word, f"(?<!{w})", sliced),
+                self._behind("other", U.Not(word), f"(?<!{x})", sliced))
 
     def look_from_start(self, h: HLook) -> str:
         # A look-behind that holds with no character before it becomes "\G or …"; one that
@@ -509,15 +515,16 @@ class _Emitter:
             return "(?:\\Z|(?=\\r)|(?:\\G|(?<!\\r))(?=\\n))"
         w = self.word_class(h.unicode)
         x = self.word_or_invalid(h.unicode) if h.unicode else w
+        after_word, not_after_word, after_other = self._word_behinds(h, w, x, sliced=True)
         if k == "word_boundary":
-            return f"(?:(?!\\G)(?<={w})(?!{w})|(?:\\G|(?<!{w}))(?={w}))"
+            return f"(?:(?!\\G){after_word}(?!{w})|(?:\\G|{not_after_word})(?={w}))"
         if k == "not_word_boundary":
-            return f"(?:(?!\\G)(?<={w})(?={w})|(?:\\G|(?<!{x}))(?!{x}))"
+            return f"(?:(?!\\G){after_word}(?={w})|(?:\\G|{after_other})(?!{x}))"
         if k == "word_start":
-            return f"(?:\\G|(?<!{w}))(?={w})"
+            return f"(?:\\G|{not_after_word})(?={w})"
         if k == "word_end":
-            return f"(?!\\G)(?<={w})(?!{w})"
-        return f"(?:\\G|(?<!{x}))"  # word_start_half
+            return f"(?!\\G){after_word}(?!{w})"
+        return f"(?:\\G|{after_other})"  # word_start_half
 
     def emit(self, h) -> str:
         if isinstance(h, HLit):
