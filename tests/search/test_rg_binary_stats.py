@@ -25,6 +25,10 @@ def _write(name: str, data: bytes) -> None:
         f.write(data)
 
 
+# UTF-16BE "ab\ncd\ne\n" and one odd byte, which rg decodes to U+FFFD at the end.
+_UTF16_ODD = b"\xfe\xff" + "ab\ncd\ne\n".encode("utf-16-be") + b"A"
+
+
 def _big() -> None:
     # 9000 lines of 11 bytes; the NUL lands inside line 6364, past the first 64 KiB.
     data = bytearray("".join("line %05d\n" % i for i in range(9000)).encode())
@@ -130,6 +134,12 @@ def test_walked(isolated, reference_rg, data, args):
         # A streamed multi-line search keeps NULs and sees one checked before searching.
         (b"\n\na\n\x00", ["-U", "^", "--no-mmap"]),
         (b"xb\n\n\n\nx\x00\nbababa", ["-U", "^", "--no-mmap"]),
+        # A mapped file that needs transcoding is read through rg's decoder in fills, as if
+        # streamed: the U+FFFD of a UTF-16 file's odd last byte comes in a read of its own.
+        (_UTF16_ODD, ["-v", "-m1", "--json", "zz|a"]),
+        (_UTF16_ODD, ["-v", "-m1", "-U", "--json", "zz|a"]),
+        (_UTF16_ODD, ["-v", "-m1", "--json", "--no-mmap", "zz|a"]),
+        (_UTF16_ODD[:-1], ["-v", "-m1", "--json", "zz|a"]),
     ],
 )
 def test_explicit(isolated, reference_rg, data, args):

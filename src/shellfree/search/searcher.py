@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from typing import Callable, Iterator, Protocol
 
-from shellfree._record import Record
+from shellfree._record import Record, replace
 from shellfree.search.char_kinds import stand_in_text
 from shellfree.search.decode import (
     BOMS,
@@ -953,6 +953,13 @@ def _all_lines_except(
 
 def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> FileResult:
     """Search a file's bytes; see the module docstring."""
+    if config.mmap and data.startswith(TRANSCODED_BOMS):
+        # rg hands a memory-mapped file that needs transcoding to its reader, which fills
+        # its buffer as for a streamed file: where -v -m stops in a UTF-16 file of odd length,
+        # the U+FFFD of its last byte, decoded only at the end, lies past the last fill
+        # (`-v -m1 --json 'zz|a'` on a mapped UTF-16 "ab\ncd\ne\n" + one byte: 8 bytes
+        # searched, as when it is streamed).
+        config = replace(config, mmap=False)
     if matcher.can_match_newline or getattr(matcher, "whole_text", False):
         from shellfree.search.multiline import search_multiline  # only -U needs it
 
