@@ -559,3 +559,21 @@ def test_multiline_inverted_context_line_prints_each_match_as_handed(isolated, r
     for pattern in ("\\p{Any}{0,2}", "(?s:.){1,2}", "[a-z\\n]{0,3}", "(?s:.){0,3}", "\\r?\\n",
                     "x?", "^", "$", "\\b"):
         same(reference_rg, ["-U", "-v", "-m2", "-B2", *crlf, *args, pattern, "f.txt"])
+
+
+@pytest.fixture
+def inverted_context_tree(isolated):
+    (isolated / "a").write_bytes(b"\n0x1F")
+    (isolated / "b").write_bytes(b"a\n0x1F 0x1F\nb\n")
+    (isolated / "c").write_bytes(b"q\r\n0x1F\r\nz\r\n")
+    return isolated
+
+
+@pytest.mark.parametrize("extra", [[], ["-U"], ["--crlf"], ["--max-columns-preview"]])
+@pytest.mark.parametrize("context", ["-A1", "-B1", "-C1"])
+@pytest.mark.parametrize("columns", ["-M3", "-M20"])
+def test_a_long_inverted_context_line_under_only_matching_is_omitted_as_context(
+        inverted_context_tree, reference_rg, extra, context, columns):
+    # -v -o prints a context line's matches; one longer than -M is "[Omitted long context
+    # line]" (content parity seed 36, case 36001876, shrunk to "\n0x1F").
+    same(reference_rg, ["-o", "-v", context, columns, *extra, "0x1F"])

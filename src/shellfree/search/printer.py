@@ -361,6 +361,10 @@ class StandardPrinter:
                             remaining = sum(1 for s, _ in line.spans if len(cut) <= s < len(piece))
                         noun = b"match" if remaining == 1 else b"matches"
                         out.append(cut + b" [... %d more %s]" % (remaining, noun) + self._terminator)
+                    elif line.kind == "context":
+                        # A -v context line's matches: rg names the line as the context line
+                        # it is (`rg -v -o -A1 -M3 0x1F` on "\n0x1F").
+                        out.append(b"[Omitted long context line]" + self._terminator)
                     else:
                         out.append(b"[Omitted long matching line]" + self._terminator)
                 else:
