@@ -303,9 +303,7 @@ class StandardPrinter:
             return cut + b" [... omitted end of long line]"
         if per_match:
             return b"[Omitted long line with %d matches]" % len(line.spans)
-        if line.kind == "match":
-            return b"[Omitted long matching line]"
-        return b"[Omitted long context line]"
+        return _omitted_by_kind(line.kind)
 
     def _only_matching(self, out: list[bytes], path: bytes | None, line: Line) -> None:
         opts = self.options
@@ -361,14 +359,17 @@ class StandardPrinter:
                             remaining = sum(1 for s, _ in line.spans if len(cut) <= s < len(piece))
                         noun = b"match" if remaining == 1 else b"matches"
                         out.append(cut + b" [... %d more %s]" % (remaining, noun) + self._terminator)
-                    elif line.kind == "context":
-                        # A -v context line's matches: rg names the line as the context line
-                        # it is (`rg -v -o -A1 -M3 0x1F` on "\n0x1F").
-                        out.append(b"[Omitted long context line]" + self._terminator)
                     else:
-                        out.append(b"[Omitted long matching line]" + self._terminator)
+                        # A -v context line's matches too: rg names the line by its kind
+                        # (`rg -v -o -A1 -M3 0x1F` on "\n0x1F": a context line).
+                        out.append(_omitted_by_kind(line.kind) + self._terminator)
                 else:
                     out.append(piece + ending)
+
+
+def _omitted_by_kind(kind: str) -> bytes:
+    """rg's stand-in for a long line it gives no per-match detail, named by the line's kind."""
+    return b"[Omitted long matching line]" if kind == "match" else b"[Omitted long context line]"
 
 
 def _split_lines(text: bytes) -> list[bytes]:
