@@ -141,6 +141,61 @@ class TestErrorsAgainstBinary:
         assert proc.stderr.decode().removeprefix("rg: ").removesuffix("\n") == RG_ERRORS[pattern]
 
 
+# Outside -U, rg takes the line terminator out of every class, one byte at a time ("\r" first
+# under --crlf), and a literal of it is an error; a class left with one character is that
+# literal, and an alternation of single characters, or of classes alone, is one class. Each
+# pair: (pattern, under --crlf), the error shellfree gives or None; the binary test checks rg.
+TERMINATOR_STRIP = {
+    ("[\\r\\n]", True): '"\\n"',
+    ("[\\n\\r]+", True): '"\\n"',
+    ("(?-u:[\\r\\n])", True): '"\\n"',
+    ("[\\r\\n]", False): None,
+    ("[\\r\\na]", True): None,
+    ("x|[\\r\\n]", True): None,  # x|\n after the "\r": one class [\nx]
+    ("xy|[\\r\\n]", True): '"\\n"',
+    ("[xy]|[\\r\\n]", True): None,
+    ("[xy]|\\n", False): '"\\n"',  # a class and a literal stay an alternation
+    ("[xy]|[\\r\\n]|z", True): '"\\n"',
+    ("(?-u:[x\\xff])|[\\r\\n]", True): None,  # a byte class joins an ASCII Unicode one
+    ("(?-u:[\\xfe\\xff])|[ba]|[\\r\\n]", True): None,
+    ("(?-u:[\\xfe\\xff])|[\\xe9a]|[\\r\\n]", True): '"\\n"',  # neither side ASCII only
+    ("x|\\r", True): None,
+}
+
+
+def _strip_error(pattern: str, crlf: bool) -> str | None:
+    try:
+        compile_patterns([pattern], PatternOptions(crlf=crlf))
+    except PatternError as err:
+        return str(err)
+    return None
+
+
+class TestTerminatorStrip:
+    @pytest.mark.parametrize("case", sorted(TERMINATOR_STRIP))
+    def test_error_or_none(self, case):
+        named = TERMINATOR_STRIP[case]
+        expected = None if named is None else NEWLINE_ERROR.replace('"\\n"', named)
+        assert _strip_error(*case) == expected
+
+
+@needs_rg
+class TestTerminatorStripAgainstBinary:
+    @pytest.mark.parametrize("case", sorted(TERMINATOR_STRIP))
+    def test_rg_agrees(self, case, tmp_path):
+        pattern, crlf = case
+        f = tmp_path / "f.txt"
+        f.write_bytes(b"foo\r\nx\n")
+        proc = subprocess.run([RG, "--no-config", *(["--crlf"] if crlf else []), "-c", "-e",
+                               pattern, str(f)], capture_output=True, stdin=subprocess.DEVNULL)
+        ours = _strip_error(pattern, crlf)
+        if ours is None:
+            assert proc.returncode in (0, 1) and proc.stderr == b"", proc.stderr
+        else:
+            assert proc.returncode == 2
+            assert proc.stderr.decode().removeprefix("rg: ").removesuffix("\n") == ours
+
+
 class TestJoinedPatterns:
     def test_unbalanced_parts_are_valid_once_joined(self):
         # rg: -e ')(' becomes (?:)(), which matches every line; 'a)|(b' is accepted too.

@@ -192,10 +192,21 @@ def _alt(items) -> object:
     flat: list = []
     for it in items:
         flat.extend(it.items if isinstance(it, HAlt) else (it,))
-    # rg: "a|\n" is accepted because an alternation of single characters becomes a class.
+    # rg (regex-syntax's Hir::alternation): an alternation of single characters, or of classes
+    # alone, becomes one class, so "a|\n" and `[xy]|[\n]` are accepted and `[xy]|\n` is not.
     if flat and all(isinstance(i, HLit) and len(i.text) == 1 for i in flat):
         return _class(U.chars(ord(i.text) for i in flat))
+    if len(flat) > 1 and all(isinstance(i, HClass) for i in flat):
+        # Unicode and byte classes join when one side is ASCII only (`(?-u:[x\xff])|[\n]`).
+        unicode = all(i.unicode or _ascii_only(i.cls) for i in flat)
+        if unicode or all(not i.unicode or _ascii_only(i.cls) for i in flat):
+            return _class(U.Union(tuple(i.cls for i in flat)), None, unicode)
     return HAlt(tuple(flat))
+
+
+def _ascii_only(cls) -> bool:
+    exact = U.materialize(cls)
+    return exact is not None and all(hi < 0x80 for _, hi in exact.ranges)
 
 
 def _rep(lo: int, hi: Optional[int], greedy: bool, sub) -> object:
@@ -375,7 +386,8 @@ def _strip(h, cps: tuple):
     if isinstance(h, HConcat):
         return HConcat(tuple(_strip(i, cps) for i in h.items))
     if isinstance(h, HAlt):
-        return HAlt(tuple(_strip(i, cps) for i in h.items))
+        # Rebuilt as rg rebuilds it: `x|[\r\n]` left as `x|\n` is one class `[\nx]`.
+        return _alt([_strip(i, cps) for i in h.items])
     return h
 
 
@@ -1105,11 +1117,13 @@ def translate(ast, opts: TranslateOptions) -> Translation:
     if opts.ban_nul and any(isinstance(n, HLit) and "\x00" in n.text for n in _walk(hir)):
         raise TranslateError(_NUL_MSG)
     if not opts.multiline:
+        # rg strips one terminator at a time, "\r" first: a class it leaves with one character
+        # becomes that literal, so `--crlf '[\r\n]'` is the "\n" error, though `'[\r\n]'` is not.
         terminators = ("\r", "\n") if opts.crlf else ("\n",)
         for t in terminators:
             if any(isinstance(n, HLit) and t in n.text for n in _walk(hir)):
                 raise TranslateError(_literal_msg("\\r" if t == "\r" else "\\n"))
-        hir = _strip(hir, tuple(ord(t) for t in terminators))
+            hir = _strip(hir, (ord(t),))
     if opts.line:
         start, end = ("start_line_crlf", "end_line_crlf") if opts.crlf else ("start_line", "end_line")
         hir = HConcat((HLook(start), hir, HLook(end)))
