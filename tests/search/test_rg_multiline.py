@@ -134,6 +134,35 @@ CASES = {
         {"a.txt": b"ab\r\ncd\r\n\r\nef\r\n"},
         ["-U", "-o", "--crlf", "--column", "b\\r\\ncd\\r\\n\\r\\ne|\\r\\n", "a.txt"],
     ),
+    # ...and a match that ends in the "\r" of a line's "\r\n" loses it too: `[^a-z]` on
+    # "a\rb\r\n" prints the first "\r" only, a bare "\r\n" prints nothing, an unterminated
+    # last line keeps its "\r".
+    "only-matching-crlf-cr-of-terminator": (
+        {"a.txt": b"a\rb\r\n\r\nx\r\ny\r\n\r\nz\r"},
+        ["-U", "-o", "--crlf", "-b", "-n", "[^a-z]+?", "a.txt"],
+    ),
+    "only-matching-crlf-match-ends-at-cr": (
+        {"a.txt": b"ab\r\nb\rc\nb\r\r\nb\r"},
+        ["-U", "-o", "--crlf", "--column", "b\\r", "a.txt"],
+    ),
+    "only-matching-crlf-any-character": (
+        {"a.txt": b"a\r\r\nb\rc\r\n\r\n"},
+        ["-U", "-o", "--crlf", "(?s:.)", "a.txt"],
+    ),
+    # The printer re-finds a line's matches with its "\r\n" trimmed; an unterminated last line
+    # has none to trim, so a "\r" there is a match (and printed as one by -o).
+    "crlf-unterminated-last-line-cr": (
+        {"a.txt": b"ab\r\ncd\r\n\r\nx\r"},
+        ["-U", "--crlf", "--json", "\\r", "a.txt"],
+    ),
+    "crlf-unterminated-last-line-cr-only-matching": (
+        {"a.txt": b"ab\r\ncd\r\n\r\nx\r"},
+        ["-U", "--crlf", "-o", "-b", "--column", "\\r", "a.txt"],
+    ),
+    "crlf-unterminated-last-line-class": (
+        {"a.txt": b"ab\r\nx\r"},
+        ["--crlf", "--json", "[^a-w]", "a.txt"],
+    ),
     # --column prints each line of a block with the terminator rg adds.
     "crlf-column": ({"a.txt": b"c\naxa\n\ncab\n"}, ["-U", "--crlf", "--column", "a|b\\n", "a.txt"]),
     # -M with a preview: each line of a block counts only its own matches after the cut

@@ -330,20 +330,24 @@ class StandardPrinter:
                 pieces = [piece]
             else:
                 pieces = text[start:end].split(b"\n")
+                if opts.crlf:
+                    # rg prints what a match holds of each line with the line's terminator cut
+                    # off, which --crlf makes "\r\n": `rg -U -o --crlf 'b\r\nc'` prints b and c,
+                    # `[^a-z]` on "a\rb\r\n" the first "\r" only, and on "\r\n" nothing.
+                    last = len(pieces) - 1
+                    at_line_end = text[end : end + 1] == b"\n"
+                    pieces = [p[:-1] if p.endswith(b"\r") and (i < last or at_line_end) else p
+                              for i, p in enumerate(pieces)]
             spans_lines = len(pieces) > 1
-            if opts.crlf and spans_lines:
-                # rg cuts each line of the match at the line's terminator, which --crlf makes
-                # "\r\n": `rg -U -o --crlf 'b\r\nc'` prints b and c, and a bare "\r\n" nothing.
-                pieces = [p[:-1] if p.endswith(b"\r") else p for p in pieces[:-1]] + pieces[-1:]
             # rg gives every piece the match's own byte offset, and a column counted from the
             # start of the block it was handed, not of the match's line: under -U the matches
             # on consecutive lines form one block, so `rg -U -o --column 'b\n|d'` on
             # "ab\ncd\n" prints d at column 5.
             column = start + 1 if opts.column else None
             for number, piece in enumerate(pieces, first):
-                if spans_lines and not piece:
-                    # A match spanning lines prints its non-empty line pieces (rg prints
-                    # nothing for the bare line ends of `\n\n`); a lone empty match does print.
+                if not piece and (spans_lines or (start != end and line.kind != "context")):
+                    # A match prints its non-empty line pieces (rg prints nothing for the bare
+                    # line ends of `\n\n`, or a "\r" cut off above); a lone empty match does.
                     continue
                 self._prelude(out, path, line, column, line.offset + start, number)
                 if opts.max_columns and len(piece) > opts.max_columns:

@@ -767,7 +767,9 @@ class _Lines:
         """
         buf = self.buf
         stop = le
-        if self.crlf and le > ls and buf[le - 1 : le] == b"\r":
+        # Only a terminated line loses its "\r": rg trims the "\r" of a "\r\n", and the last
+        # line of `x\r` keeps it (`rg -U --crlf --json '\r'` reports it there, not on "x\r\n").
+        if self.crlf and ls < le < self.end and buf[le - 1 : le] == b"\r":
             stop = le - 1
         if alone or ls in self.buffer_starts:
             lead = 0
