@@ -277,6 +277,13 @@ BUFFER_START = {
     "mapped-short-first-line": ({"f.txt": b"a\nlin\nlin\n"}, ["-n", "--column", "\\Alin", "f.txt"]),
     "walked-fill-boundary": ({"f.txt": LINES_11}, ["-n", "--column", "\\Aline 0595"]),
     "walked-fill-boundary-count": ({"f.txt": LINES_11}, ["--count-matches", "\\Aline|7$"]),
+    # With context options the roll keeps the last lines before each fill unless they were
+    # printed, so the buffer starts after the printed ones (content-parity seed 38002192).
+    "walked-context-last-line-after-printed": ({"f.txt": b"x\n  \n  "}, ["-A1", "--json", "\\A  "]),
+    "walked-context-first-lines-printed": ({"f.txt": b"  \n  \n  "}, ["-B1", "--json", "\\A  "]),
+    "walked-context-line-kept": ({"f.txt": b"x\n  \n  \n  \n"}, ["-A1", "--json", "\\A  "]),
+    "walked-context-two-kept": ({"f.txt": b"ab\nab\n\nab\nlin"}, ["-A1", "-B2", "--json", "\\A"]),
+    "walked-context-fill-boundary": ({"f.txt": LINES_11}, ["-C1", "-n", "--column", "\\Aline 0595"]),
 }
 
 

@@ -1031,6 +1031,17 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
             result.binary_after = refill.start
         else:
             result.bytes_searched = refill.consumed
+    if (context is not None and lines.text_anchors and config.submatches and not config.mmap
+            and not config.invert):
+        # The rolls keep the lines printed before each fill out of the buffer, so where a
+        # buffer starts (and \A holds when the printer re-finds a line's matches) depends on
+        # what was printed; printing depends only on which lines match: one search more.
+        starts = _buffer_starts(stream, sniff, context, _visited(result.lines, config))
+        if any(line is not None and line.kind == "match" and line.offset in starts
+               and line.offset > 0 for line in result.lines):
+            lines = _search(stream, end, matcher, config, result, sniff,
+                            lines._haystack_starts, starts)
+            assert lines is not None
     stopped = _stopped_early(config, result)
     if stopped:
         result.bytes_searched = _stop_position(lines, config, result, config.mmap)
@@ -1065,9 +1076,11 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
 def _search(
     stream: bytes, end: int, matcher: MatcherLike, config: SearchConfig, result: FileResult,
     sniff: bool = True, haystack_starts: frozenset[int] | None = None,
+    buffer_starts: frozenset[int] | None = None,
 ) -> _Lines | None:
     """Search ``stream[:end]`` into *result* (its lines and counts start afresh); None when
-    nothing can match. *sniff*: see _Lines.sniff."""
+    nothing can match. *sniff*: see _Lines.sniff; *buffer_starts*: under context options,
+    where rg's line buffer starts (see _buffer_starts), which the lines printed decide."""
     result.lines = []
     result.matched_lines = result.matches = 0
     if matcher.matches_nothing and not config.invert:
@@ -1093,21 +1106,27 @@ def _search(
     lines.sniff = sniff
     lines.read_as(config)
     lines._haystack_starts = haystack_starts
-    if (lines.text_anchors and config.submatches and not config.mmap
-            and not config.before_context and not config.after_context):
-        lines.buffer_starts = _buffer_starts(stream, sniff)
+    if lines.text_anchors and config.submatches and not config.mmap:
+        if not config.before_context and not config.after_context:
+            lines.buffer_starts = _buffer_starts(stream, sniff)
+        elif buffer_starts is not None:
+            lines.buffer_starts = buffer_starts
     _search_lines(lines, config, result)
     return lines
 
 
-def _buffer_starts(stream: bytes, sniff: bool = True) -> frozenset[int]:
+def _buffer_starts(stream: bytes, sniff: bool = True, context: int | None = None,
+                   visited: tuple[tuple[int, int], ...] = ()) -> frozenset[int]:
     """The offsets at which rg's line buffer starts, for a file read in fills (not
-    memory-mapped) with no context options: 0, and after each fill the start of the line it
-    left incomplete, which the roll moves to the buffer's front (the fills of
-    :func:`_fill_of`). rg's printer re-finds a matching line's matches in that buffer, so
-    ``\\A`` holds on such a line: walked, ``rg --column '\\Alin'`` gives ``a\\nlin\\n``'s
-    second line a column (the first read is 3 bytes), and a line across 64 KiB too."""
-    return _fill_starts(stream, sniff)
+    memory-mapped): 0, and after each fill where its roll leaves the buffer's front (the
+    fills of :func:`_fill_of`; *context*, *visited* as there). rg's printer re-finds a matching
+    line's matches in that buffer, so ``\\A`` holds on a line there. Without context options
+    the roll keeps nothing: walked, ``rg --column '\\Alin'`` gives ``a\\nlin\\n``'s second line a
+    column (the first read is 3 bytes), and a line across 64 KiB too. With them it keeps the
+    last ``context + 1`` lines unless they were printed: walked, ``rg -A1 --json '\\A  '``
+    reports the match of the unterminated last line of ``x\\n  \\n  `` (after the printed line
+    2) and of ``  \\n  `` (after the printed line 1), not of line 2 of ``x\\n  \\n  \\n``."""
+    return frozenset(kept for _, kept in _fills(stream, sniff, context, visited))
 
 
 def _fill_starts(stream: bytes, sniff: bool = True, context: int | None = None,
@@ -1116,8 +1135,15 @@ def _fill_starts(stream: bytes, sniff: bool = True, context: int | None = None,
     incomplete. Without context options that is also where the buffer starts
     (:func:`_buffer_starts`); with them (*context*, *visited*: as for :func:`_fill_of`) the
     roll keeps lines before it, which take buffer space and so move the later fills."""
+    return frozenset(start for start, _ in _fills(stream, sniff, context, visited))
+
+
+def _fills(stream: bytes, sniff: bool, context: int | None,
+           visited: tuple[tuple[int, int], ...]) -> Iterator[tuple[int, int]]:
+    """(where the fill's search begins, where its buffer starts) for each fill of rg's line
+    buffer: (0, 0), then after each fill's roll (see :func:`_fill_of`)."""
+    yield 0, 0
     size = len(stream)
-    starts = {0}
     capacity = _FILL
     pos = kept = 0
     first = sniff
@@ -1128,10 +1154,9 @@ def _fill_starts(stream: bytes, sniff: bool = True, context: int | None = None,
         if newline < 0:
             break
         line_start = newline + 1
-        starts.add(line_start)
         kept, seen, visited_end = _roll(stream, kept, line_start, context, visited, seen,
                                         visited_end)
-    return frozenset(starts)
+        yield line_start, kept
 
 
 def _handover_positions(lines: list, config: SearchConfig) -> list[int | None]:
