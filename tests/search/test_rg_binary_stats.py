@@ -20,6 +20,12 @@ from tests.search.test_rg_search import same
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths")
 
 
+# 10-byte lines with a NUL in the second fill of rg's line buffer, and one in the third.
+_LINES = b"".join(b"line %05d\n" % i for i in range(20000))
+NUL_2ND_FILL = _LINES[:70000] + b"\0" + _LINES[70000:]
+NUL_3RD_FILL = _LINES[:140000] + b"\0" + _LINES[140000:]
+
+
 def _write(name: str, data: bytes) -> None:
     with open(name, "wb") as f:
         f.write(data)
@@ -97,6 +103,16 @@ def _big() -> None:
         (b"\nabc\nde\x00f\n", ["-v", "-c", "\\Azzz"]),
         (b"zzz first\nabc\nde\x00f\n", ["-v", "-l", "\\Azzz"]),  # selected in the NUL's fill
         (b"zzz\nabc\nde\x00f\n", ["-v", "-q", "\\Azzz"]),
+        # Otherwise -m counts one selected line per fill: the printer's stop ends the fill's
+        # inverted scan, not the search, which sinks the next fill's first selected line
+        # (content-parity seed 38001811).
+        pytest.param(NUL_2ND_FILL, ["-v", "-m1", "-l", "zzz"], id="nul-2nd-fill-m1-l"),
+        pytest.param(NUL_2ND_FILL, ["-v", "-m2", "-l", "zzz"], id="nul-2nd-fill-m2-l"),
+        pytest.param(NUL_3RD_FILL, ["-v", "-m2", "-l", "zzz"], id="nul-3rd-fill-m2-l"),
+        pytest.param(NUL_3RD_FILL, ["-v", "-m3", "-l", "zzz"], id="nul-3rd-fill-m3-l"),
+        pytest.param(NUL_3RD_FILL, ["-v", "-m2", "-q", "zzz"], id="nul-3rd-fill-m2-q"),
+        pytest.param(NUL_3RD_FILL, ["-v", "-m3", "-q", "zzz"], id="nul-3rd-fill-m3-q"),
+        pytest.param(NUL_3RD_FILL, ["-v", "-m3", "--files-without-match", "zzz"], id="nul-3rd-fill-m3--files-without-match"),
         (b"\nO\x9f\x00", ["--files-without-match", "x?"]),
         (b"ab\n\n\x00", ["--files-without-match", "b"]),
         (b"\nabbaab\n\x00", ["--files-without-match", "^$"]),

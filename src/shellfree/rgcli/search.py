@@ -266,6 +266,7 @@ class _Search:
         # with --mmap, `rg -c '\b{start-half} '` finds line 2 of "x\n\xb6 \n", as in a
         # named file, and read in fills it does not (see searcher._Lines.haystack_starts).
         self.mmap_walked = args.mmap is True
+        first_enough = (args.quiet and self.mode != "json") or self.mode == "files_with_matches"
         self.config = SearchConfig(
             invert=args.invert,
             max_count=args.max_count,
@@ -279,9 +280,10 @@ class _Search:
             # does it when it searches line by line, as it does a pattern with \A or \z: a
             # walked "\nabc\nde\0f\n", whose first line the 3-byte first read holds, is listed
             # by -l -v '\Azzz' and found by -q -v '\Azzz', not by -l -v 'zzz' (rg 15.1).
-            stop_at_first=(
-                (args.quiet and self.mode != "json") or self.mode == "files_with_matches"
-            ) and (not args.invert or multiline or getattr(matcher, "text_anchors", False)),
+            stop_at_first=first_enough and (
+                not args.invert or multiline or getattr(matcher, "text_anchors", False)),
+            first_per_fill=first_enough and args.invert and not multiline
+            and not getattr(matcher, "text_anchors", False),
             crlf=args.crlf,
             timeout=REGEX_TIMEOUT_SECONDS,
         )

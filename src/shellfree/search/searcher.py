@@ -81,6 +81,9 @@ class SearchConfig(Record):
     after_context: int = 0
     submatches: bool = False  # report every match's byte span (for -o, JSON, counts, columns)
     stop_at_first: bool = False  # -l / -q: the first matching line is enough
+    # -l / -q under -v in the line searcher: the printer stops at the first selected line of
+    # each fill, the search goes on with the next fill (see rgcli/search.py).
+    first_per_fill: bool = False
     binary: str = BINARY_QUIT
     crlf: bool = False  # --crlf: "\r\n" is a line terminator for printing matches
     mmap: bool = False  # explicit files rg would memory-map: NULs stay, only 64 KiB pre-scanned
@@ -1589,12 +1592,33 @@ def _stopped_early(config: SearchConfig, result: FileResult) -> bool:
     return config.max_count is not None and result.matched_lines >= config.max_count
 
 
+def _first_per_fill(hits: Iterator[tuple[int, int]], lines: _Lines) -> Iterator[tuple[int, int]]:
+    """The first of *hits* in each fill of rg's line buffer (one buffer when memory-mapped).
+
+    Under -v with -l or -q, rg's printer asks to stop at the first selected line; the line
+    searcher leaves its inverted scan of the buffer but reads the next fill, whose first
+    selected line is sunk again. So -m counts one line per fill: a walked file of 10-byte
+    lines with a NUL at 70,000 (the second fill) is listed by ``-v -m1 -l zzz``, not by
+    ``-m2``; with the NUL at 140,000, by ``-m2`` and not ``-m3`` (rg 15.1)."""
+    starts = sorted(_fill_starts(lines.buf, lines.sniff)) if lines.in_fills else [0]
+    index = 0
+    taken = -1  # the fill whose first hit was taken
+    for span in hits:
+        while index + 1 < len(starts) and starts[index + 1] <= span[0]:
+            index += 1
+        if index != taken:
+            taken = index
+            yield span
+
+
 def _search_lines(lines: _Lines, config: SearchConfig, result: FileResult) -> None:
     limit = config.max_count
     hits: Iterator[tuple[int, int]]
     hits = iter(()) if lines.matcher.matches_nothing else lines.matching_lines()
     if config.invert:
         hits = _all_lines_except(lines.buf, lines.end, list(hits))
+        if config.first_per_fill:
+            hits = _first_per_fill(hits, lines)
     selected: list[tuple[int, int]] = []
     for span in hits:
         if limit is not None and len(selected) >= limit:
