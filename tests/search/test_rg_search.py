@@ -295,6 +295,13 @@ def test_text_start_holds_at_a_line_buffer_start(isolated, reference_rg, name):
     same(reference_rg, args)
 
 
+def test_random_text_anchor_searches_under_context_agree_with_rg(reference_rg):
+    from benchmarks.parity.text_anchor_probe import compare
+
+    agree, differ = compare(reference_rg, seed=1, cases=150)
+    assert differ == [] and agree == 150
+
+
 # Past -m's limit rg prints a trailing-context line the regex matches as a match, except when
 # the pattern holds \A or \z: then none is, whichever alternative would match (content-parity
 # seed 5000542); and, searching line by line, it counts the after-context lines it walked as

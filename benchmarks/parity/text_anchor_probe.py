@@ -1,0 +1,91 @@
+"""Random ``\\A`` and ``\\z`` searches of small walked files under context options.
+
+A pattern with ``\\A`` or ``\\z`` makes rg search line by line, each line its own haystack,
+and its printer then re-finds a matching line's matches in the line buffer the line was found
+in: ``\\A`` holds there only on a line at the buffer's front. Where the buffer starts depends
+on how rg read the file (a 3-byte first read, 64 KiB fills, an unterminated last line handed
+over by a read of nothing) and, under context options, on the lines each roll keeps (the last
+ones searched, unless they were printed). Each case writes one small walked file (a few short
+lines, sometimes after 14,000 lines that push it past the first fill) and runs one search in
+one output mode, comparing it with rg byte for byte (JSON without its timings) and by exit
+status.
+
+    python -m benchmarks.parity.text_anchor_probe --seed 1 --cases 300
+
+prints how many cases agree and lists the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import random
+import re
+import subprocess
+import tempfile
+
+from benchmarks.parity.reference import find_reference_rg
+from shellfree.rgcli.run import run
+
+LINES = ["  ", "x", "", "  y", "ab", "  \t", "lin"]
+PATTERNS = [r"\A  ", r"\A", r"\Ax|\A  ", r"(?-m)^ ", r"\Al|y\z", r"\A.", r"(?-m)^\s"]
+CONTEXTS = [["-A1"], ["-B1"], ["-C1"], ["-A2"], ["-B2"], ["-A1", "-B2"], []]
+MODES = [["--json"], ["-o", "-b"], ["-n", "--column"], ["--count-matches"], ["-o", "-m2"],
+         ["--json", "-m1"]]
+LONG_PREFIX = b"line\n" * 14000  # 70,000 bytes: past the first 64 KiB fill
+
+_TIMINGS = re.compile(rb'"(?:elapsed|elapsed_total)":\{[^}]*\},?')
+
+
+def make_case(rnd: random.Random) -> tuple[bytes, list[str]]:
+    """One case: the file's bytes and the search's flags (ending in ``-e PATTERN``)."""
+    data = "\n".join(rnd.choice(LINES) for _ in range(rnd.randint(1, 7))).encode()
+    if rnd.random() < 0.5:
+        data += b"\n"
+    if rnd.random() < 0.1:
+        data = LONG_PREFIX + data
+    args = [*rnd.choice(CONTEXTS), *rnd.choice(MODES), "-e", rnd.choice(PATTERNS)]
+    return data, args
+
+
+def compare(rg: str, seed: int, cases: int) -> tuple[int, list[tuple[bytes, str]]]:
+    """Run *cases* random cases; (cases that agree, the others as (the file's bytes, the
+    flags))."""
+    rnd = random.Random(seed)
+    agree = 0
+    differ = []
+    with tempfile.TemporaryDirectory() as root:
+        path = os.path.join(root, "a.txt")
+        for _ in range(cases):
+            data, args = make_case(rnd)
+            with open(path, "wb") as handle:
+                handle.write(data)
+            argv = ["--sort", "path", "--no-config", *args]
+            theirs = subprocess.run([rg, *argv], cwd=root, capture_output=True,
+                                    stdin=subprocess.DEVNULL, check=False)
+            out, err = io.BytesIO(), io.BytesIO()
+            status = run([a.encode() for a in argv], out, err, None, cwd=root)
+            if (_TIMINGS.sub(b"", out.getvalue()) == _TIMINGS.sub(b"", theirs.stdout)
+                    and status == theirs.returncode):
+                agree += 1
+            else:
+                differ.append((data, " ".join(args)))
+    return agree, differ
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.parity.text_anchor_probe",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cases", type=int, default=300)
+    args = parser.parse_args(argv)
+    agree, differ = compare(find_reference_rg().path, args.seed, args.cases)
+    print(f"seed {args.seed}: {agree}/{agree + len(differ)} cases agree with rg")
+    for data, flags in differ:
+        print(f"  differs: {data[-60:]!r} {flags}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
