@@ -78,15 +78,21 @@ def _without_timings(result: RunResult) -> RunResult:
     return replace(result, stdout=ELAPSED.sub(b"", result.stdout))
 
 
+RG_PANIC_EXIT = 101  # a Rust panic's exit status
+
+
 def known_class(outcome: CaseOutcome) -> str | None:
     """Returns the documented cause of a disagreement, or None if it is unexplained (a bug).
 
-    Documented: shellfree's regex timeout, rg's regex size limit, byte-level ``--no-unicode`` /
-    ``(?-u)`` matching, ``\\p{Age=...}``, and Unicode-table edge characters in the case.
+    Documented: rg panicking (exit 101, README's known gaps: shellfree answers), shellfree's
+    regex timeout, rg's regex size limit, byte-level ``--no-unicode`` / ``(?-u)`` matching,
+    ``\\p{Age=...}``, and Unicode-table edge characters in the case.
     """
     comparison = outcome.comparison
     case = outcome.case
     patterns = getattr(case, "patterns", ())
+    if comparison.reference.exit_code == RG_PANIC_EXIT and b"panicked at" in comparison.reference.stderr:
+        return "rg panicked"
     if TIMEOUT_MESSAGE in comparison.candidate.stderr and TIMEOUT_MESSAGE not in comparison.reference.stderr:
         return "shellfree regex timeout"
     if b"exceeds size limit" in comparison.reference.stderr:

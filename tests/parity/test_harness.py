@@ -16,7 +16,13 @@ import pytest
 
 from benchmarks.parity.batch import describe, run_batch, run_one
 from benchmarks.parity.reference import ReferenceRg
-from benchmarks.parity.runner import Invocation, IsolationError, ParityRunner, check_isolated
+from benchmarks.parity.runner import (
+    Invocation,
+    IsolationError,
+    ParityRunner,
+    RunResult,
+    check_isolated,
+)
 from benchmarks.parity.scenario import build_tree
 from benchmarks.parity.trees import WORK, CasePath, Dir, Fifo, File, FsCapabilities, Node, Symlink
 from benchmarks.parity.walk_cases import WALK_FLAGS, Case, case_seed, walk_case
@@ -245,3 +251,24 @@ FEATURES: dict[str, Callable[[Case], object]] = {
     "several roots": lambda c: len(c.roots) > 1,
 }
 """What the generated cases must contain somewhere, each with a test over one case."""
+
+
+def _outcome(reference: RunResult, candidate: RunResult):
+    from types import SimpleNamespace
+
+    from benchmarks.parity.batch import CaseOutcome
+    from benchmarks.parity.runner import Comparison
+
+    return CaseOutcome(SimpleNamespace(patterns=("x",)),
+                       Comparison(None, ("x",), "", reference, candidate, ""))
+
+
+def test_an_rg_panic_is_a_documented_cause() -> None:
+    from benchmarks.parity.content import known_class
+
+    answered = RunResult(0, b"x\n", b"", 0.0)
+    panic = RunResult(101, b"", b"\nthread 'main' (1) panicked at crates/printer/src/json.rs:874:30:\n", 0.0)
+    assert known_class(_outcome(panic, answered)) == "rg panicked"
+    # Exit 101 without a panic message, or a panic message with another status: unexplained.
+    assert known_class(_outcome(RunResult(101, b"", b"", 0.0), answered)) is None
+    assert known_class(_outcome(RunResult(2, b"", panic.stderr, 0.0), answered)) is None
