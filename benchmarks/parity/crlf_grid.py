@@ -18,14 +18,11 @@ the ones that differ at the last measurement.
 from __future__ import annotations
 
 import argparse
-import io
 import os
-import re
-import subprocess
 import tempfile
 
 from benchmarks.parity.reference import find_reference_rg
-from shellfree.rgcli.run import run
+from benchmarks.parity.side_by_side import agrees
 
 FILES = {
     "f1": b"\r\n",
@@ -40,9 +37,6 @@ PATTERNS = ["[^a-z]", "[^a-z]+?", "[^a-z]+", "(?s:.)", r"\r", r"b\r", r"\r\n", r
             ".", r"\r?$", "(?m:$)", r"[\r\n]+", "b"]
 MODES = [["-o"], ["--json"], ["-o", "-b"], ["-n", "--column", "-o"], ["-c"], ["--count-matches"],
          ["-n"]]
-
-_TIMINGS = re.compile(rb'"(?:elapsed|elapsed_total)":\{[^}]*\},?')
-
 
 def write_grid(root: str) -> list[str]:
     """Write the grid's files under *root*; returns their names."""
@@ -65,15 +59,7 @@ def compare(rg: str, root: str, names: list[str]) -> tuple[int, list[tuple[str, 
     differ = []
     for name in names:
         for command in grid_commands():
-            argv = ["--no-config", *command, name]
-            theirs = subprocess.run([rg, *argv], cwd=root, capture_output=True,
-                                    stdin=subprocess.DEVNULL, check=False)
-            out, err = io.BytesIO(), io.BytesIO()
-            status = run([a.encode() for a in argv], out, err, None, cwd=root)
-            same = (_TIMINGS.sub(b"", out.getvalue()) == _TIMINGS.sub(b"", theirs.stdout)
-                    and status == theirs.returncode
-                    and (err.getvalue() == b"") == (theirs.stderr == b""))
-            if same:
+            if agrees(rg, ["--no-config", *command, name], root, stderr=True):
                 agree += 1
             else:
                 differ.append((name, " ".join(command)))

@@ -21,14 +21,12 @@ named. README.md (Known gaps) gives the counts at the last measurement.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import random
-import subprocess
 import tempfile
 
 from benchmarks.parity.reference import find_reference_rg
-from shellfree.rgcli.run import run
+from benchmarks.parity.side_by_side import agrees
 
 PIECES = [b"\xbd", b"\xb5", b"\xbd(", b"(", b" ", b"x", b"ab", b"", b"q?_fn", "é".encode(),
           b"\xbd\xbd"]
@@ -75,12 +73,7 @@ def compare(rg: str, root: str, names: list[str], commands: list[list[str]] | No
     differ = []
     for label, targets in (("walked", ["d"]), ("named", names[:named])):
         for command in grid_commands() if commands is None else commands:
-            argv = ["--sort", "path", "--no-config", *command, *targets]
-            theirs = subprocess.run([rg, *argv], cwd=root, capture_output=True,
-                                    stdin=subprocess.DEVNULL, check=False)
-            out, err = io.BytesIO(), io.BytesIO()
-            status = run([a.encode() for a in argv], out, err, None, cwd=root)
-            if out.getvalue() == theirs.stdout and status == theirs.returncode:
+            if agrees(rg, ["--sort", "path", "--no-config", *command, *targets], root):
                 agree += 1
             else:
                 differ.append((label, command[-1], " ".join(command[:-2])))

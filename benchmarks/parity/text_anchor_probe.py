@@ -18,15 +18,12 @@ prints how many cases agree and lists the others.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import random
-import re
-import subprocess
 import tempfile
 
 from benchmarks.parity.reference import find_reference_rg
-from shellfree.rgcli.run import run
+from benchmarks.parity.side_by_side import agrees
 
 LINES = ["  ", "x", "", "  y", "ab", "  \t", "lin"]
 PATTERNS = [r"\A  ", r"\A", r"\Ax|\A  ", r"(?-m)^ ", r"\Al|y\z", r"\A.", r"(?-m)^\s"]
@@ -34,8 +31,6 @@ CONTEXTS = [["-A1"], ["-B1"], ["-C1"], ["-A2"], ["-B2"], ["-A1", "-B2"], []]
 MODES = [["--json"], ["-o", "-b"], ["-n", "--column"], ["--count-matches"], ["-o", "-m2"],
          ["--json", "-m1"]]
 LONG_PREFIX = b"line\n" * 14000  # 70,000 bytes: past the first 64 KiB fill
-
-_TIMINGS = re.compile(rb'"(?:elapsed|elapsed_total)":\{[^}]*\},?')
 
 
 def make_case(rnd: random.Random) -> tuple[bytes, list[str]]:
@@ -61,13 +56,7 @@ def compare(rg: str, seed: int, cases: int) -> tuple[int, list[tuple[bytes, str]
             data, args = make_case(rnd)
             with open(path, "wb") as handle:
                 handle.write(data)
-            argv = ["--sort", "path", "--no-config", *args]
-            theirs = subprocess.run([rg, *argv], cwd=root, capture_output=True,
-                                    stdin=subprocess.DEVNULL, check=False)
-            out, err = io.BytesIO(), io.BytesIO()
-            status = run([a.encode() for a in argv], out, err, None, cwd=root)
-            if (_TIMINGS.sub(b"", out.getvalue()) == _TIMINGS.sub(b"", theirs.stdout)
-                    and status == theirs.returncode):
+            if agrees(rg, ["--sort", "path", "--no-config", *args], root):
                 agree += 1
             else:
                 differ.append((data, " ".join(args)))
