@@ -11,14 +11,17 @@ timings) and by exit status and whether stderr is empty.
 
     python -m benchmarks.parity.crlf_grid
 
-prints how many of the 1,372 commands agree and lists the others. README.md (Known gaps) names
-the ones that differ at the last measurement.
+prints how many of the 1,372 commands agree and lists the others. ``--probe N --seed S`` runs N
+random cases instead: a small file of ``a``, ``b``, ``\\r``, ``\\n``, ``\\r\\n`` and
+``\\r\\r\\n`` pieces, searched walked or named with a pattern built around ``$``/``^`` (and
+``\\A``, ``\\z``) in one output mode, with or without ``-U``.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import tempfile
 
 from benchmarks.parity.reference import find_reference_rg
@@ -52,6 +55,34 @@ def grid_commands() -> list[list[str]]:
             for multiline in ([], ["-U"]) for mode in MODES for pattern in PATTERNS]
 
 
+PROBE_PIECES = [b"a", b"b", b"\r", b"\n", b"\r\n", b"\r\r\n"]
+PROBE_PATTERNS = ["(?m:$)", "(?m:^)", "(?m:^$)", "b(?m:$)", "(?m:^)b", ".(?m:$)", "(?m:$)|x",
+                  "[^x](?m:$)", "(?m:^)[^x]", "(?m:^)(?m:$)", "a?(?m:$)", "(?m:^).*", ".*(?m:$)",
+                  "(?m:^[ab]*$)", "$", "^", "^$", r"(?m:\b$)", r"\A", r"(?m:$)\z"]
+PROBE_MODES = [["-o"], ["--json"], ["-c"], ["--count-matches"], ["-n", "-v"], ["-o", "-b"],
+               ["-n", "-A1"], ["-x", "-c"]]
+
+
+def probe(rg: str, seed: int, cases: int) -> tuple[int, list[tuple[bytes, str]]]:
+    """*cases* random cases (see the module docstring); (cases that agree, the others as (the
+    file's bytes, the flags and target))."""
+    rnd = random.Random(seed)
+    agree = 0
+    differ = []
+    with tempfile.TemporaryDirectory() as root:
+        for _ in range(cases):
+            data = b"".join(rnd.choice(PROBE_PIECES) for _ in range(rnd.randint(1, 12)))
+            with open(os.path.join(root, "f"), "wb") as handle:
+                handle.write(data)
+            args = ["--crlf", *rnd.choice([[], ["-U"]]), *rnd.choice(PROBE_MODES),
+                    "-e", rnd.choice(PROBE_PATTERNS), *rnd.choice([[], ["f"]])]
+            if agrees(rg, ["--sort", "path", "--no-config", *args], root, stderr=True):
+                agree += 1
+            else:
+                differ.append((data, " ".join(args)))
+    return agree, differ
+
+
 def compare(rg: str, root: str, names: list[str]) -> tuple[int, list[tuple[str, str]]]:
     """Run every grid command on each file; (commands that agree, the others as (file, the
     command))."""
@@ -69,8 +100,17 @@ def compare(rg: str, root: str, names: list[str]) -> tuple[int, list[tuple[str, 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.parity.crlf_grid",
                                      description=__doc__.split("\n\n")[0])
-    parser.parse_args(argv)
+    parser.add_argument("--probe", type=int, default=0, metavar="N",
+                        help="run N random cases instead of the grid")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random cases")
+    args = parser.parse_args(argv)
     rg = find_reference_rg().path
+    if args.probe:
+        agree, differ = probe(rg, args.seed, args.probe)
+        print(f"seed {args.seed}: {agree}/{agree + len(differ)} cases agree with rg")
+        for data, command in differ:
+            print(f"  differs: {data!r} {command}")
+        return 0
     with tempfile.TemporaryDirectory() as root:
         names = write_grid(root)
         agree, differ = compare(rg, root, names)

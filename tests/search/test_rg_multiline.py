@@ -163,6 +163,17 @@ CASES = {
         {"a.txt": b"ab\r\nx\r"},
         ["--crlf", "--json", "[^a-w]", "a.txt"],
     ),
+    # A --crlf (?m) anchor at the end of a text that ends in "\r": the printer's re-find of a
+    # line ending in "\r\r\n" stops before its "\r\n", a file's unterminated last line ends
+    # it, and a line searched alone (\A, \z) loses its "\r\n": each is its haystack's end.
+    "crlf-end-anchor-after-cr": (
+        {"a.txt": b"a\r\r\nb\rc\r"}, ["--crlf", "--json", "(?m:$)", "a.txt"],
+    ),
+    "crlf-start-anchor-after-cr": (
+        {"a.txt": b"\rb\r\r\nb\r"}, ["--crlf", "-o", "-b", "(?m:^)", "a.txt"],
+    ),
+    "crlf-empty-line-at-file-end": ({"a.txt": b"x\nb\rc\r"}, ["--crlf", "-n", "(?m:^$)", "a.txt"]),
+    "crlf-text-anchor-line-alone": ({"a.txt": b"\r\r\nb\r\r\n"}, ["--crlf", "-c", "(?m:$)\\z", "a.txt"]),
     # --column prints each line of a block with the terminator rg adds.
     "crlf-column": ({"a.txt": b"c\naxa\n\ncab\n"}, ["-U", "--crlf", "--column", "a|b\\n", "a.txt"]),
     # -M with a preview: each line of a block counts only its own matches after the cut
@@ -226,13 +237,15 @@ def test_word_assertions_after_stray_bytes_in_a_multi_line_search(stray_tree, re
     same(reference_rg, ["-U", "--json", *word, pattern])
 
 
-def test_the_crlf_grid_agrees_with_rg_but_for_its_known_gap(tmp_path, reference_rg):
+def test_the_crlf_grid_agrees_with_rg(tmp_path, reference_rg):
     from benchmarks.parity.crlf_grid import compare, write_grid
 
     agree, differ = compare(reference_rg, str(tmp_path), write_grid(str(tmp_path)))
-    # README, known gaps: a --crlf line anchor at the end of a text that ends in a "\r" (the
-    # re-find of a line ending in "\r\r\n"; f5 and f7 hold one).
-    modes = ["-o", "--json", "-o -b", "-n --column -o", "--count-matches"]
-    assert sorted(differ) == sorted((name, f"--crlf {mode} -e (?m:$)")
-                                    for name in ("f5", "f7") for mode in modes)
-    assert agree == 1372 - 10
+    assert differ == [] and agree == 1372
+
+
+def test_random_crlf_anchor_searches_agree_with_rg(reference_rg):
+    from benchmarks.parity.crlf_grid import probe
+
+    agree, differ = probe(reference_rg, seed=1, cases=300)
+    assert differ == [] and agree == 300

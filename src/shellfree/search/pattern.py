@@ -113,6 +113,9 @@ class CompiledPattern(Record):
     # Line mode: rg confirms a line that holds the inner literal on the line alone, with
     # nothing before it (see regex_translate._lines_alone).
     lines_alone: bool = False
+    # Line mode under --crlf with a (?m) anchor: the regex for a text whose end is its
+    # haystack's end even after a "\r" (see Translation.text_end_source); compiled on first use.
+    text_end: Optional["regex.Pattern[str]"] = None
 
     @property
     def source(self) -> str:
@@ -374,5 +377,6 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
                            slice_regex=from_start,
                            around_literal=None if tr.literal_split is None
                            else LazyRegex(tr.around_literal_source),
-                           lines_alone=tr.lines_alone)
+                           lines_alone=tr.lines_alone,
+                           text_end=LazyRegex(tr.text_end_source) if tr.crlf_end_anchors else None)
 

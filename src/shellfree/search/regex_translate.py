@@ -105,6 +105,8 @@ class Translation(Record):
     # Line mode: rg confirms each candidate line on its own, nothing before it (see
     # _lines_alone).
     lines_alone: bool = False
+    # Line mode under --crlf with a (?m) anchor: see text_end_source.
+    crlf_end_anchors: bool = False
 
     def source(self) -> str:
         """The pattern in the ``regex`` module's V1 dialect (:func:`compile_source`).
@@ -113,6 +115,15 @@ class Translation(Record):
         ``regex`` module itself, so emitting would load it even for searches that never run it.
         """
         return "(?-f)" + _Emitter(self.crlf_line_mode).emit(self.hir)
+
+    def text_end_source(self) -> str:
+        """Line mode under --crlf: the pattern for a text whose end is its haystack's end even
+        after a ``\\r``, where :meth:`source` takes the end of a line's text as followed by its
+        ``\\n`` (no ``$`` between ``\\r`` and ``\\n``). rg re-finds the matches of a line ending
+        in ``\\r\\r\\n`` in a text that stops before its ``\\r\\n`` (``--crlf --json '(?m:$)'``
+        on ``a\\r\\r\\n``: at 1 and 2), and a file's unterminated last line ends its haystack
+        (``--crlf -c '(?m:^$)'`` counts a last line ``b\\rc\\r``)."""
+        return "(?-f)" + _Emitter(False).emit(self.hir)
 
     def around_literal_source(self) -> str:
         """For a pattern with a :attr:`literal_split` ``A L B``: ``(?<=A)L B``, which matches at
@@ -1173,7 +1184,9 @@ def translate(ast, opts: TranslateOptions) -> Translation:
                        short_lines_safe=_bounded_backtracking(hir),
                        ascii_source=ascii_source, ascii_kinds=ascii_kinds,
                        literal_split=None if newline or looks else _literal_split(hir, required),
-                       lines_alone=not opts.multiline and unicode_word and _lines_alone(hir))
+                       lines_alone=not opts.multiline and unicode_word and _lines_alone(hir),
+                       crlf_end_anchors=not opts.multiline and opts.crlf
+                       and bool(looks & {"start_line_crlf", "end_line_crlf"}))
 
 
 def analyze_case(ast) -> tuple:

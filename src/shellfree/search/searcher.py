@@ -627,6 +627,10 @@ class _Lines:
         self.ascii_search = prepared.ascii_search
         self.ascii_kinds = prepared.ascii_kinds
         self.around = prepared.around
+        # --crlf, (?m) anchors: the matcher for a text whose end is its haystack's end after
+        # a "\r" (CompiledPattern.text_end); None when the pattern needs none.
+        text_end = getattr(matcher, "text_end", None)
+        self.at_text_end = None if text_end is None else replace(matcher, regex=text_end)
         # A candidate line longer than this (terminator included) is not confirmed (see
         # literal_line_spans); rg's --max-columns 0 is no limit.
         self.longest = longest or end + 1
@@ -703,6 +707,11 @@ class _Lines:
         a haystack (rg's searcher goes on after a matching line with the rest of its buffer)."""
         lead = 0 if self.text_anchors or not look_back or self.lines_alone else self._stray_lead(ls)
         text = self.line_text(ls - lead, le)
+        if self.at_text_end is not None and text.endswith("\r") and (le == self.end or self.crlf_strip):
+            # The file's unterminated last line, or a line searched alone without its "\r\n"
+            # (\A, \z): its end is the haystack's (CompiledPattern.text_end).
+            found = self.at_text_end.regex.search(text, lead, timeout=self._timeout_for(len(text)))
+            return found is not None
         if self.ascii_search is not None and len(text) <= _SHORT_LINE:
             if text.isascii():
                 return self.ascii_search(text, lead) is not None
@@ -779,11 +788,16 @@ class _Lines:
         else:
             lead = 1 if (ls > 0 and self.text_anchors) else self._stray_lead(ls, printer=True)
         text = to_text(buf[ls - lead : stop])
+        matcher = self.matcher
+        if self.at_text_end is not None and text.endswith("\r") and (stop < le or le == self.end):
+            # The text ends a "\r\r\n" line before its "\r\n", or the file: the haystack's
+            # end, after a "\r" (CompiledPattern.text_end).
+            matcher = self.at_text_end
         # rg reports no empty match at the very end of a file whose last line is unterminated.
         at_eof = le == self.end and (self.end == 0 or buf[self.end - 1 : self.end] != b"\n")
         tail = stop - ls + lead
         spans = []
-        for s, e in self.matcher.iter_byte_spans(text, lead, len(text), self._timeout_for(len(text))):
+        for s, e in matcher.iter_byte_spans(text, lead, len(text), self._timeout_for(len(text))):
             if at_eof and s == e == tail:
                 continue
             spans.append((s - lead, e - lead))
@@ -797,6 +811,23 @@ class _Lines:
         return start, (self.end if stop < 0 else stop)
 
     def matching_lines(self) -> Iterator[tuple[int, int]]:
+        found = self._matching_lines()
+        if self.at_text_end is not None and self.buf[self.end - 1 : self.end] == b"\r":
+            return self._last_line_at_text_end(found)
+        return found
+
+    def _last_line_at_text_end(self, found: Iterator[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+        # A scan of the whole text runs the line regex, which takes the end of the last line
+        # as followed by a "\n": line_matches decides that line (see CompiledPattern.text_end).
+        last = self.buf.rfind(b"\n", 0, self.end) + 1
+        for ls, le in found:
+            if ls >= last:
+                break
+            yield ls, le
+        if self.line_matches(last, self.end):
+            yield last, self.end
+
+    def _matching_lines(self) -> Iterator[tuple[int, int]]:
         if self.literals:
             return self._by_literals(self.literals, self.rare_offsets)
         if self.text_anchors:
