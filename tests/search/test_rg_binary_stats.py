@@ -156,6 +156,17 @@ def test_walked(isolated, reference_rg, data, args):
         (_UTF16_ODD, ["-v", "-m1", "-U", "--json", "zz|a"]),
         (_UTF16_ODD, ["-v", "-m1", "--json", "--no-mmap", "zz|a"]),
         (_UTF16_ODD[:-1], ["-v", "-m1", "--json", "zz|a"]),
+        # -v -m -A on a file named and read (rg's convert mode: NULs become line terminators):
+        # past the limit every line the after-context reaches is selected and counted, and
+        # rg reports the binary data only if it read the NUL's fill (content-parity seed
+        # 40000178, eleven named files, which rg reads rather than maps).
+        (b"a\n\x00 x\nb\nskill\n", ["-v", "-m1", "-A1", "-c", "--no-mmap", "a"]),
+        (b"a\n\x00 x\nb\nskill\n", ["-v", "-m1", "-A2", "--json", "--no-mmap", "a"]),
+        (b"b \x00\nx  \nab\x00c a zz", ["-v", "-m2", "-C2", "-n", "-b", "--no-mmap", "skill"]),
+        pytest.param(NUL_2ND_FILL, ["-v", "-m1", "-A2", "--json", "--no-mmap", "zzz"],
+                     id="read-nul-2nd-fill"),
+        pytest.param(b"b\na\n" * 20000 + b"x\x00\n", ["-v", "-m1", "-A1", "--json", "--no-mmap", "a"],
+                     id="read-stops-before-the-nul-fill"),
     ],
 )
 def test_explicit(isolated, reference_rg, data, args):
@@ -265,3 +276,10 @@ def test_inverted_max_count_across_a_fill(isolated, reference_rg, seed, pattern)
         count += 1
     _write("a.txt", b"\n".join(lines) + b"\n")
     same(reference_rg, ["-v", "-m", str(count + rng.randrange(-1, 3)), "--json", pattern])
+
+
+def test_random_inverted_limit_searches_agree_with_rg(reference_rg):
+    from benchmarks.parity.inverted_limit_probe import compare
+
+    agree, differ = compare(reference_rg, seed=1, cases=200)
+    assert differ == [] and agree == 200

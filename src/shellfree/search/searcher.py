@@ -1037,7 +1037,9 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
     if lines is None:
         return result
     if (config.invert and config.max_count is not None and config.after_context
-            and (nul < 0 or (config.binary == BINARY_QUIT and not config.mmap))):
+            and (nul < 0 or not config.mmap)):
+        if nul >= 0 and config.binary != BINARY_QUIT:
+            return _replay_converted(stream, nul, matcher, config, result, sniff, context)
         return _replay_inverted(stream, nul, matcher, config, result, sniff)
     if context is not None and lines.haystack_starts_used:
         # A line starting a fill decided a result, and the fills' starts depend on the lines
@@ -1576,6 +1578,21 @@ class _InvertedReplay:
             return False
         self.pos = end
         return True
+
+
+def _replay_converted(stream: bytes, nul: int, matcher: MatcherLike, config: SearchConfig,
+                      result: FileResult, sniff: bool, context: int | None) -> FileResult:
+    """:func:`_replay_inverted` in rg's convert mode (a file read, not mapped, with a NUL at
+    *nul*): its fills hold the NULs turned into line terminators, as *stream* does, and the
+    search goes on past them; rg notices the binary data if it read the NUL's fill."""
+    _replay_inverted(stream, -1, matcher, config, result, sniff)
+    refill = _fill_of(stream, nul, context, _visited(result.lines, config), sniff)
+    if result.bytes_searched <= refill.start:
+        result.binary_offset = result.binary_after = None
+    else:
+        result.binary_offset, result.binary_after = nul, refill.start
+        result.binary_after_index = _handed_over_from(result.lines, config, refill.start)
+    return result
 
 
 def _replay_inverted(stream: bytes, nul: int, matcher: MatcherLike, config: SearchConfig,
