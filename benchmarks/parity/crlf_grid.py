@@ -25,6 +25,7 @@ import random
 import tempfile
 
 from benchmarks.parity.reference import find_reference_rg
+from benchmarks.parity import side_by_side
 from benchmarks.parity.side_by_side import agrees
 
 FILES = {
@@ -63,24 +64,17 @@ PROBE_MODES = [["-o"], ["--json"], ["-c"], ["--count-matches"], ["-n", "-v"], ["
                ["-n", "-A1"], ["-x", "-c"]]
 
 
+def probe_case(rnd: random.Random) -> tuple[bytes, list[str]]:
+    """One random case (see the module docstring): the file's bytes, the flags and target."""
+    data = b"".join(rnd.choice(PROBE_PIECES) for _ in range(rnd.randint(1, 12)))
+    args = ["--crlf", *rnd.choice([[], ["-U"]]), *rnd.choice(PROBE_MODES),
+            "-e", rnd.choice(PROBE_PATTERNS), *rnd.choice([[], ["f"]])]
+    return data, args
+
+
 def probe(rg: str, seed: int, cases: int) -> tuple[int, list[tuple[bytes, str]]]:
-    """*cases* random cases (see the module docstring); (cases that agree, the others as (the
-    file's bytes, the flags and target))."""
-    rnd = random.Random(seed)
-    agree = 0
-    differ = []
-    with tempfile.TemporaryDirectory() as root:
-        for _ in range(cases):
-            data = b"".join(rnd.choice(PROBE_PIECES) for _ in range(rnd.randint(1, 12)))
-            with open(os.path.join(root, "f"), "wb") as handle:
-                handle.write(data)
-            args = ["--crlf", *rnd.choice([[], ["-U"]]), *rnd.choice(PROBE_MODES),
-                    "-e", rnd.choice(PROBE_PATTERNS), *rnd.choice([[], ["f"]])]
-            if agrees(rg, ["--sort", "path", "--no-config", *args], root, stderr=True):
-                agree += 1
-            else:
-                differ.append((data, " ".join(args)))
-    return agree, differ
+    """*cases* random cases; (cases that agree, the others as (the file's bytes, the flags))."""
+    return side_by_side.probe(rg, probe_case, seed, cases, stderr=True)
 
 
 def compare(rg: str, root: str, names: list[str]) -> tuple[int, list[tuple[str, str]]]:

@@ -17,13 +17,9 @@ prints how many cases agree and lists the others.
 
 from __future__ import annotations
 
-import argparse
-import os
 import random
-import tempfile
 
-from benchmarks.parity.reference import find_reference_rg
-from benchmarks.parity.side_by_side import agrees
+from benchmarks.parity.side_by_side import probe, probe_main
 
 WORDS = [b"a", b"b", b"skill", b"x", b"", b"\0", b"ab\0c", b"zz"]
 LONG = b"".join(b"line %05d a\n" % i for i in range(7000))  # 91,000 bytes
@@ -49,32 +45,12 @@ def make_case(rnd: random.Random) -> tuple[bytes, list[str]]:
 def compare(rg: str, seed: int, cases: int) -> tuple[int, list[tuple[bytes, str]]]:
     """Run *cases* random cases; (cases that agree, the others as (the file's bytes, the
     flags))."""
-    rnd = random.Random(seed)
-    agree = 0
-    differ = []
-    with tempfile.TemporaryDirectory() as root:
-        for _ in range(cases):
-            data, args = make_case(rnd)
-            with open(os.path.join(root, "f"), "wb") as handle:
-                handle.write(data)
-            if agrees(rg, ["--no-config", *args], root, stderr=True):
-                agree += 1
-            else:
-                differ.append((data, " ".join(args)))
-    return agree, differ
+    return probe(rg, make_case, seed, cases, stderr=True)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.parity.inverted_limit_probe",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--cases", type=int, default=800)
-    args = parser.parse_args(argv)
-    agree, differ = compare(find_reference_rg().path, args.seed, args.cases)
-    print(f"seed {args.seed}: {agree}/{agree + len(differ)} cases agree with rg")
-    for data, flags in differ:
-        print(f"  differs: {data[-60:]!r} {flags}")
-    return 0
+    return probe_main(argv, "python -m benchmarks.parity.inverted_limit_probe", __doc__, compare,
+                      cases=800)
 
 
 if __name__ == "__main__":

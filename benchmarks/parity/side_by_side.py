@@ -7,9 +7,14 @@ output that legitimately differs between two runs, so they are dropped before co
 
 from __future__ import annotations
 
+import argparse
 import io
+import os
+import random
 import re
 import subprocess
+import tempfile
+from typing import Callable
 
 from shellfree.rgcli.run import run
 
@@ -27,3 +32,41 @@ def agrees(rg: str, argv: list[str], cwd: str, *, stderr: bool = False) -> bool:
     return (_TIMINGS.sub(b"", out.getvalue()) == _TIMINGS.sub(b"", theirs.stdout)
             and status == theirs.returncode
             and (not stderr or (err.getvalue() == b"") == (theirs.stderr == b"")))
+
+
+def probe(rg: str, make_case: Callable[[random.Random], tuple[bytes, list[str]]], seed: int,
+          cases: int, *, name: str = "f", stderr: bool = False) -> tuple[int, list[tuple[bytes, str]]]:
+    """Run *cases* random cases: each writes ``make_case(rnd)``'s bytes to the file *name* in
+    a fresh directory's root and runs its flags there (see :func:`agrees`); (cases that agree,
+    the others as (the file's bytes, the flags))."""
+    rnd = random.Random(seed)
+    agree = 0
+    differ = []
+    with tempfile.TemporaryDirectory() as root:
+        for _ in range(cases):
+            data, args = make_case(rnd)
+            with open(os.path.join(root, name), "wb") as handle:
+                handle.write(data)
+            if agrees(rg, ["--sort", "path", "--no-config", *args], root, stderr=stderr):
+                agree += 1
+            else:
+                differ.append((data, " ".join(args)))
+    return agree, differ
+
+
+def probe_main(argv: list[str] | None, prog: str, doc: str,
+               compare: Callable[[str, int, int], tuple[int, list[tuple[bytes, str]]]],
+               cases: int) -> int:
+    """The command line of a probe module: ``--seed S --cases N``; prints the agreement and
+    the cases that differ."""
+    from benchmarks.parity.reference import find_reference_rg
+
+    parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cases", type=int, default=cases)
+    args = parser.parse_args(argv)
+    agree, differ = compare(find_reference_rg().path, args.seed, args.cases)
+    print(f"seed {args.seed}: {agree}/{agree + len(differ)} cases agree with rg")
+    for data, flags in differ:
+        print(f"  differs: {data[-60:]!r} {flags}")
+    return 0

@@ -17,13 +17,9 @@ prints how many cases agree and lists the others.
 
 from __future__ import annotations
 
-import argparse
-import os
 import random
-import tempfile
 
-from benchmarks.parity.reference import find_reference_rg
-from benchmarks.parity.side_by_side import agrees
+from benchmarks.parity.side_by_side import probe, probe_main
 
 LINES = ["  ", "x", "", "  y", "ab", "  \t", "lin"]
 PATTERNS = [r"\A  ", r"\A", r"\Ax|\A  ", r"(?-m)^ ", r"\Al|y\z", r"\A.", r"(?-m)^\s"]
@@ -47,33 +43,12 @@ def make_case(rnd: random.Random) -> tuple[bytes, list[str]]:
 def compare(rg: str, seed: int, cases: int) -> tuple[int, list[tuple[bytes, str]]]:
     """Run *cases* random cases; (cases that agree, the others as (the file's bytes, the
     flags))."""
-    rnd = random.Random(seed)
-    agree = 0
-    differ = []
-    with tempfile.TemporaryDirectory() as root:
-        path = os.path.join(root, "a.txt")
-        for _ in range(cases):
-            data, args = make_case(rnd)
-            with open(path, "wb") as handle:
-                handle.write(data)
-            if agrees(rg, ["--sort", "path", "--no-config", *args], root):
-                agree += 1
-            else:
-                differ.append((data, " ".join(args)))
-    return agree, differ
+    return probe(rg, make_case, seed, cases, name="a.txt")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.parity.text_anchor_probe",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--cases", type=int, default=300)
-    args = parser.parse_args(argv)
-    agree, differ = compare(find_reference_rg().path, args.seed, args.cases)
-    print(f"seed {args.seed}: {agree}/{agree + len(differ)} cases agree with rg")
-    for data, flags in differ:
-        print(f"  differs: {data[-60:]!r} {flags}")
-    return 0
+    return probe_main(argv, "python -m benchmarks.parity.text_anchor_probe", __doc__, compare,
+                      cases=300)
 
 
 if __name__ == "__main__":
