@@ -14,6 +14,7 @@ own text (``\\A``/``\\z``), which rg itself runs line by line.
 
 from __future__ import annotations
 
+import bisect
 import sys
 from typing import Callable, Iterator, Protocol
 
@@ -24,6 +25,7 @@ from shellfree.search.decode import (
     TRANSCODED_BOMS,
     ByteOffsets,
     search_stream,
+    transcoder_read_ends,
     to_bytes,
     to_text,
 )
@@ -197,12 +199,37 @@ class _Fill(Record):
     stop: int  # end of the last complete line that fill searches
 
 
-def _fill_reads(stream: bytes, capacity: int, pos: int, kept: int, first: bool) -> tuple:
+class Reads(Record):
+    """How rg's reads hand a file's search stream to its line buffer (see _fill_reads).
+
+    *sniff*: the very first read is only the decoder's 3-byte look for a byte-order mark (a
+    fill of its own); a file that has one is read on in the same fill. *ends*: for a file rg
+    transcodes (UTF-16), where each read of its transcoder ends in the stream
+    (decode.transcoder_read_ends); () when the reads are limited only by the buffer.
+    """
+
+    sniff: bool = True
+    ends: tuple = ()
+
+
+STREAMED = Reads()  # a file with no byte-order mark
+
+
+def _reads_of(data: bytes) -> Reads:
+    """The :class:`Reads` of a file whose bytes are *data*."""
+    if not data.startswith(BOMS):
+        return STREAMED
+    return Reads(False, transcoder_read_ends(data))
+
+
+def _fill_reads(stream: bytes, capacity: int, pos: int, kept: int, first: bool,
+                ends: tuple[int, ...] = ()) -> tuple:
     """The reads of one fill of rg's line buffer, which holds ``stream[kept:pos]`` in
     *capacity* bytes: each reads what the free space allows (the very first read only the
-    decoder's 3-byte BOM sniff), a full buffer grows to three times its size, and the fill
-    reads on until its new bytes hold a newline or the stream ends. Returns (capacity, where
-    the reads ended, the last newline they read or -1)."""
+    decoder's 3-byte BOM sniff; from a transcoded file no more than its transcoder's read
+    hands over, up to the next of *ends*: see Reads), a full buffer grows to three times its
+    size, and the fill reads on until its new bytes hold a newline or the stream ends. Returns
+    (capacity, where the reads ended, the last newline they read or -1)."""
     size = len(stream)
     while True:
         free = capacity - (pos - kept)
@@ -210,6 +237,8 @@ def _fill_reads(stream: bytes, capacity: int, pos: int, kept: int, first: bool) 
             capacity *= 3
             continue
         read_end = min(size, pos + (min(_BOM_SNIFF, free) if first else free))
+        if ends:
+            read_end = min(read_end, ends[bisect.bisect_right(ends, pos)])
         first = False
         newline = stream.rfind(b"\n", pos, read_end)
         pos = read_end
@@ -222,9 +251,9 @@ def _fill_of(
     offset: int,
     context: int | None = None,
     visited: tuple[tuple[int, int], ...] = (),
-    sniff: bool = True,
+    reads: Reads = STREAMED,
 ) -> _Fill:
-    """The fill of rg's line buffer that contains byte *offset* (*sniff*: see _Lines.sniff).
+    """The fill of rg's line buffer that contains byte *offset* (*reads*: see Reads).
 
     rg decides binary-ness per fill: the fill that holds the first NUL is not searched at all,
     everything before it is (rg-semantics §2.1). A fill reads until its new bytes hold a
@@ -247,12 +276,12 @@ def _fill_of(
     pos = 0  # next byte to read
     kept = 0  # start of the bytes the buffer still holds
     line_start = 0  # start of the first line the next fill will search
-    first = sniff
+    first = reads.sniff
     seen = 0  # visited[:seen] were handed over before line_start
     visited_end = 0
     while pos < size:
         fill_start = line_start
-        capacity, pos, newline = _fill_reads(stream, capacity, pos, kept, first)
+        capacity, pos, newline = _fill_reads(stream, capacity, pos, kept, first, reads.ends)
         first = False
         holds_offset = offset < pos  # the fills before this one ended at or before it
         if newline >= 0:
@@ -637,9 +666,8 @@ class _Lines:
         # Offsets where rg's line buffer starts (see _buffer_starts), for \A patterns whose
         # matches the printer re-finds; empty otherwise.
         self.buffer_starts: frozenset[int] = frozenset()
-        # rg's first read of a file is the decoder's 3-byte look for a byte-order mark, a
-        # fill of its own (see _fill_of); a file that has one is read on in the same fill.
-        self.sniff = True
+        # How rg's reads hand the stream to its line buffer (see Reads).
+        self.reads = STREAMED
         # Read in rg's line-buffer fills (not memory-mapped, not a piece of a file), and the
         # before-context its rolls keep (None: no context option): see _stray_lead.
         self.in_fills = False
@@ -698,7 +726,7 @@ class _Lines:
         rolls keep lines, which moves the starts, and search_bytes searches again with those
         of :func:`_fill_starts`."""
         if self._haystack_starts is None:
-            self._haystack_starts = _buffer_starts(self.buf, self.sniff)
+            self._haystack_starts = _buffer_starts(self.buf, self.reads)
         self.haystack_starts_used = True
         return self._haystack_starts
 
@@ -707,7 +735,8 @@ class _Lines:
         a haystack (rg's searcher goes on after a matching line with the rest of its buffer)."""
         lead = 0 if self.text_anchors or not look_back or self.lines_alone else self._stray_lead(ls)
         text = self.line_text(ls - lead, le)
-        if self.at_text_end is not None and text.endswith("\r") and (le == self.end or self.crlf_strip):
+        if (self.at_text_end is not None and text.endswith("\r")
+                and (le == self.end or self.crlf_strip)):
             # The file's unterminated last line, or a line searched alone without its "\r\n"
             # (\A, \z): its end is the haystack's (CompiledPattern.text_end).
             found = self.at_text_end.regex.search(text, lead, timeout=self._timeout_for(len(text)))
@@ -1002,7 +1031,7 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         return search_multiline(data, matcher, config)
     result = FileResult()
     stream = search_stream(data)
-    sniff = not data.startswith(BOMS)
+    reads = _reads_of(data)
     nul = stream.find(b"\0") if config.binary != BINARY_NONE else -1
     end = len(stream)
     context = config.before_context if (config.before_context or config.after_context) else None
@@ -1025,43 +1054,43 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
                 result.binary_after = 0
         elif config.binary == BINARY_QUIT:
             result.binary_quit = True
-            fill = _fill_of(stream, nul, context, sniff=sniff)
+            fill = _fill_of(stream, nul, context, reads=reads)
             end = fill.start
         else:
-            result.binary_after = _fill_of(stream, nul, context, sniff=sniff).start
+            result.binary_after = _fill_of(stream, nul, context, reads=reads).start
             stream = stream.replace(b"\0", b"\n")  # rg's "convert" mode
     result.bytes_searched = end if fill is None else fill.consumed
     if config.mmap and result.binary_offset is not None:
         result.bytes_searched = min(end, result.binary_offset)
-    lines = _search(stream, end, matcher, config, result, sniff)
+    lines = _search(stream, end, matcher, config, result, reads)
     if lines is None:
         return result
     if (config.invert and config.max_count is not None and config.after_context
             and (nul < 0 or not config.mmap)):
         if nul >= 0 and config.binary != BINARY_QUIT:
-            return _replay_converted(stream, nul, matcher, config, result, sniff, context)
-        return _replay_inverted(stream, nul, matcher, config, result, sniff)
+            return _replay_converted(stream, nul, matcher, config, result, reads, context)
+        return _replay_inverted(stream, nul, matcher, config, result, reads)
     if context is not None and lines.haystack_starts_used:
         # A line starting a fill decided a result, and the fills' starts depend on the lines
         # the rolls keep, the printed ones among them (see _fill_of), so search again until
         # the two agree, as for a NUL below. Measured on files of 12,000 lines, half of them
         # starting with a stray continuation byte, under -A1 to -A4 and -B0 to -B3.
         for _ in range(4):
-            starts = _fill_starts(stream, sniff, context, _visited(result.lines, config))
+            starts = _fill_starts(stream, reads, context, _visited(result.lines, config))
             if starts == lines.haystack_starts():
                 break
-            lines = _search(stream, end, matcher, config, result, sniff, starts)
+            lines = _search(stream, end, matcher, config, result, reads, starts)
             assert lines is not None
     if context is not None and nul >= 0 and not config.mmap:
         # The buffer's rolls also drop the lines handed to the printer so far, which leaves
         # more room for the next fill: where the NUL's fill starts depends on what was printed
         # before it, so search again until the two agree.
         for _ in range(4):
-            refill = _fill_of(stream, nul, context, _visited(result.lines, config), sniff)
+            refill = _fill_of(stream, nul, context, _visited(result.lines, config), reads)
             if fill is None or refill.start == end:
                 break
             end = refill.start
-            lines = _search(stream, end, matcher, config, result, sniff)
+            lines = _search(stream, end, matcher, config, result, reads)
             assert lines is not None
         if fill is None:
             result.binary_after = refill.start
@@ -1072,10 +1101,10 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         # The rolls keep the lines printed before each fill out of the buffer, so where a
         # buffer starts (and \A holds when the printer re-finds a line's matches) depends on
         # what was printed; printing depends only on which lines match: one search more.
-        starts = _buffer_starts(stream, sniff, context, _visited(result.lines, config))
+        starts = _buffer_starts(stream, reads, context, _visited(result.lines, config))
         if any(line is not None and line.kind == "match" and line.offset in starts
                and line.offset > 0 for line in result.lines):
-            lines = _search(stream, end, matcher, config, result, sniff,
+            lines = _search(stream, end, matcher, config, result, reads,
                             lines._haystack_starts, starts)
             assert lines is not None
     stopped = _stopped_early(config, result)
@@ -1098,7 +1127,7 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
             # -e 'a\zb' over "  \nx\0\n": the NUL after the 3-byte first fill is seen).
             shown = [line for line in result.lines if line is not None][-1]
             line_end = shown.offset + len(shown.text)
-            if line_end == _fill_of(stream, line_end - 1, context, sniff=sniff).stop:
+            if line_end == _fill_of(stream, line_end - 1, context, reads=reads).stop:
                 last = line_end
         if last < threshold and not (config.mmap and result.binary_after == 0):
             result.binary_offset = None
@@ -1111,11 +1140,11 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
 
 def _search(
     stream: bytes, end: int, matcher: MatcherLike, config: SearchConfig, result: FileResult,
-    sniff: bool = True, haystack_starts: frozenset[int] | None = None,
+    reads: Reads = STREAMED, haystack_starts: frozenset[int] | None = None,
     buffer_starts: frozenset[int] | None = None,
 ) -> _Lines | None:
     """Search ``stream[:end]`` into *result* (its lines and counts start afresh); None when
-    nothing can match. *sniff*: see _Lines.sniff; *buffer_starts*: under context options,
+    nothing can match. *reads*: see Reads; *buffer_starts*: under context options,
     where rg's line buffer starts (see _buffer_starts), which the lines printed decide."""
     result.lines = []
     result.matched_lines = result.matches = 0
@@ -1139,19 +1168,19 @@ def _search(
                        for lit, k in zip(prepared.folded, prepared.folded_offsets)):
                 return None
     lines = _Lines(stream, end, matcher, config.timeout, config.crlf, lowered=lowered)
-    lines.sniff = sniff
+    lines.reads = reads
     lines.read_as(config)
     lines._haystack_starts = haystack_starts
     if lines.text_anchors and config.submatches and not config.mmap:
         if not config.before_context and not config.after_context:
-            lines.buffer_starts = _buffer_starts(stream, sniff)
+            lines.buffer_starts = _buffer_starts(stream, reads)
         elif buffer_starts is not None:
             lines.buffer_starts = buffer_starts
     _search_lines(lines, config, result)
     return lines
 
 
-def _buffer_starts(stream: bytes, sniff: bool = True, context: int | None = None,
+def _buffer_starts(stream: bytes, reads: Reads = STREAMED, context: int | None = None,
                    visited: tuple[tuple[int, int], ...] = ()) -> frozenset[int]:
     """The offsets at which rg's line buffer starts, for a file read in fills (not
     memory-mapped): 0, and after each fill where its roll leaves the buffer's front (the
@@ -1162,19 +1191,19 @@ def _buffer_starts(stream: bytes, sniff: bool = True, context: int | None = None
     last ``context + 1`` lines unless they were printed: walked, ``rg -A1 --json '\\A  '``
     reports the match of the unterminated last line of ``x\\n  \\n  `` (after the printed line
     2) and of ``  \\n  `` (after the printed line 1), not of line 2 of ``x\\n  \\n  \\n``."""
-    return frozenset(kept for _, kept in _fills(stream, sniff, context, visited))
+    return frozenset(kept for _, kept in _fills(stream, reads, context, visited))
 
 
-def _fill_starts(stream: bytes, sniff: bool = True, context: int | None = None,
+def _fill_starts(stream: bytes, reads: Reads = STREAMED, context: int | None = None,
                  visited: tuple[tuple[int, int], ...] = ()) -> frozenset[int]:
     """Where each fill's search begins: 0, and after each fill the start of the line it left
     incomplete. Without context options that is also where the buffer starts
     (:func:`_buffer_starts`); with them (*context*, *visited*: as for :func:`_fill_of`) the
     roll keeps lines before it, which take buffer space and so move the later fills."""
-    return frozenset(start for start, _ in _fills(stream, sniff, context, visited))
+    return frozenset(start for start, _ in _fills(stream, reads, context, visited))
 
 
-def _fills(stream: bytes, sniff: bool, context: int | None,
+def _fills(stream: bytes, reads: Reads, context: int | None,
            visited: tuple[tuple[int, int], ...]) -> Iterator[tuple[int, int]]:
     """(where the fill's search begins, where its buffer starts) for each fill of rg's line
     buffer: (0, 0), then after each fill's roll (see :func:`_fill_of`)."""
@@ -1182,10 +1211,10 @@ def _fills(stream: bytes, sniff: bool, context: int | None,
     size = len(stream)
     capacity = _FILL
     pos = kept = 0
-    first = sniff
+    first = reads.sniff
     seen = visited_end = 0
     while pos < size:
-        capacity, pos, newline = _fill_reads(stream, capacity, pos, kept, first)
+        capacity, pos, newline = _fill_reads(stream, capacity, pos, kept, first, reads.ends)
         first = False
         if newline < 0:
             break
@@ -1301,7 +1330,7 @@ def _after_context_stop(lines: _Lines, config: SearchConfig, result: FileResult,
     visited = _visited(result.lines, config)
 
     def fill(offset: int) -> _Fill:
-        return _fill_of(buf, offset, config.before_context, visited, lines.sniff)
+        return _fill_of(buf, offset, config.before_context, visited, lines.reads)
 
     # The fill that searched the match: the one that read its line's last byte.
     if last_byte < fill(line.offset + len(line.text) - 1).stop:
@@ -1387,7 +1416,7 @@ def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whol
         stop = end
     else:
         # The fill that searched the last selected line: the one that read its last byte.
-        stop = _fill_of(buf, pos - 1, sniff=lines.sniff).stop
+        stop = _fill_of(buf, pos - 1, reads=lines.reads).stop
         if stop == len(buf) and not buf.endswith(b"\n") and not config.after_context:
             # The read that reached the end of the file does not know it did: its searcher
             # gets the complete lines, and the unterminated last one waits for the read that
@@ -1447,7 +1476,7 @@ class _InvertedReplay:
         if self.whole:
             self._search(size)
             return self.pos
-        capacity, read, kept, first = _FILL, 0, 0, self.lines.sniff
+        capacity, read, kept, first = _FILL, 0, 0, self.lines.reads.sniff
         start = end = 0  # the fill's buffer
         while True:
             if end > start:
@@ -1463,7 +1492,8 @@ class _InvertedReplay:
                     continue
                 return size
             before_reads = read
-            capacity, read, newline = _fill_reads(data, capacity, read, kept, first)
+            capacity, read, newline = _fill_reads(data, capacity, read, kept, first,
+                                                  self.lines.reads.ends)
             first = False
             if self.quit_at_nul:
                 nul = data.find(b"\0", before_reads, read)
@@ -1581,12 +1611,12 @@ class _InvertedReplay:
 
 
 def _replay_converted(stream: bytes, nul: int, matcher: MatcherLike, config: SearchConfig,
-                      result: FileResult, sniff: bool, context: int | None) -> FileResult:
+                      result: FileResult, reads: Reads, context: int | None) -> FileResult:
     """:func:`_replay_inverted` in rg's convert mode (a file read, not mapped, with a NUL at
     *nul*): its fills hold the NULs turned into line terminators, as *stream* does, and the
     search goes on past them; rg notices the binary data if it read the NUL's fill."""
-    _replay_inverted(stream, -1, matcher, config, result, sniff)
-    refill = _fill_of(stream, nul, context, _visited(result.lines, config), sniff)
+    _replay_inverted(stream, -1, matcher, config, result, reads)
+    refill = _fill_of(stream, nul, context, _visited(result.lines, config), reads)
     if result.bytes_searched <= refill.start:
         result.binary_offset = result.binary_after = None
     else:
@@ -1596,13 +1626,13 @@ def _replay_converted(stream: bytes, nul: int, matcher: MatcherLike, config: Sea
 
 
 def _replay_inverted(stream: bytes, nul: int, matcher: MatcherLike, config: SearchConfig,
-                     result: FileResult, sniff: bool) -> FileResult:
+                     result: FileResult, reads: Reads) -> FileResult:
     """*result* as :class:`_InvertedReplay` finds it for *stream*, whose first NUL is at
     *nul* (-1: none): its lines, counts, bytes searched and binary data seen."""
     # The lines before the NUL's: its fill, which holds the NUL, is never searched.
     end = len(stream) if nul < 0 else stream.rfind(b"\n", 0, nul) + 1
     lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
-    lines.sniff = sniff
+    lines.reads = reads
     lines.read_as(config)
     replay = _InvertedReplay(lines, config)
     result.bytes_searched = replay.run()
@@ -1648,7 +1678,7 @@ def _first_per_fill(hits: Iterator[tuple[int, int]], lines: _Lines) -> Iterator[
     selected line is sunk again. So -m counts one line per fill: a walked file of 10-byte
     lines with a NUL at 70,000 (the second fill) is listed by ``-v -m1 -l zzz``, not by
     ``-m2``; with the NUL at 140,000, by ``-m2`` and not ``-m3`` (rg 15.1)."""
-    starts = sorted(_fill_starts(lines.buf, lines.sniff)) if lines.in_fills else [0]
+    starts = sorted(_fill_starts(lines.buf, lines.reads)) if lines.in_fills else [0]
     index = 0
     taken = -1  # the fill whose first hit was taken
     for span in hits:
