@@ -591,3 +591,14 @@ def test_a_long_inverted_context_line_under_only_matching_is_omitted_as_context(
     # -v -o prints a context line's matches; one longer than -M is "[Omitted long context
     # line]" (content parity seed 36, case 36001876, shrunk to "\n0x1F").
     same(reference_rg, ["-o", "-v", context, columns, *extra, "0x1F"])
+
+
+@pytest.mark.parametrize("extra", [[], ["-U"], ["--crlf"], ["--max-columns-preview"], ["-n"]])
+@pytest.mark.parametrize("context", ["-A1", "-B1", "-C1"])
+@pytest.mark.parametrize("columns", ["-M3", "-M8", "-M20"])
+def test_a_long_inverted_context_line_under_column_counts_its_matches(
+        inverted_context_tree, reference_rg, extra, context, columns):
+    # --column makes rg find a -v context line's matches: one longer than -M is "[Omitted long
+    # line with N matches]", its preview "[... N more matches]" (content parity seed 43, case
+    # 43001810, shrunk to a UTF-16 "  kittenhome\n" with -v --column -B1 -M10 it).
+    same(reference_rg, ["--column", "-v", context, columns, *extra, "0x1F"])

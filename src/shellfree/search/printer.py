@@ -109,8 +109,10 @@ class StandardPrinter:
     def __init__(self, options: PrintOptions) -> None:
         self.options = options
         # rg prints per-match details in "-M" messages when it tracks match positions,
-        # which it does on piped output only for --column (and -o, handled per match).
-        self._per_match = options.column and not options.invert
+        # which it does on piped output only for --column (and -o, handled per match): for
+        # the lines with matches, which under -v are the context lines (`rg -v --column -B1
+        # -M10 it` on "  kittenhome\nx": "1-4-[Omitted long line with 1 matches]").
+        self._per_match = options.column
         self._terminator = b"\r\n" if options.crlf else b"\n"
         # Lines that need neither a column, a byte offset nor a --max-columns stand-in are
         # printed by a short path in print_file (most searches print only such lines).
@@ -285,7 +287,7 @@ class StandardPrinter:
         opts = self.options
         # A matching line whose matches rg's printer cannot re-find (\A past line 1) has no
         # per-match detail: rg words it like a line of a search that tracks none.
-        per_match = self._per_match and line.kind == "match" and bool(line.spans)
+        per_match = self._per_match and bool(line.spans)
         if opts.max_columns_preview:
             # rg cuts the line with its terminator, which is a grapheme cluster of its own
             # ("\r\n" one, without --crlf too), and counts the matches after the cut: none
