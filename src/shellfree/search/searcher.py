@@ -1018,12 +1018,13 @@ def _all_lines_except(
 
 def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> FileResult:
     """Search a file's bytes; see the module docstring."""
-    if config.mmap and data.startswith(TRANSCODED_BOMS):
-        # rg hands a memory-mapped file that needs transcoding to its reader, which fills
-        # its buffer as for a streamed file: where -v -m stops in a UTF-16 file of odd length,
-        # the U+FFFD of its last byte, decoded only at the end, lies past the last fill
-        # (`-v -m1 --json 'zz|a'` on a mapped UTF-16 "ab\ncd\ne\n" + one byte: 8 bytes
-        # searched, as when it is streamed).
+    if config.mmap and data.startswith(BOMS):
+        # rg hands a memory-mapped file with a byte-order mark to its reader (to transcode
+        # it, or to drop a UTF-8 mark), which fills its buffer as for a streamed file: where
+        # -v -m stops in a UTF-16 file of odd length, the U+FFFD of its last byte, decoded only
+        # at the end, lies past the last fill (`-v -m1 --json 'zz|a'` on a mapped UTF-16
+        # "ab\ncd\ne\n" + one byte: 8 bytes searched, as when it is streamed), and a mapped
+        # UTF-8 "\ufeff\n\n\n " counts 3 bytes searched under -v -m3, as streamed, not 4.
         config = replace(config, mmap=False)
     if matcher.can_match_newline or getattr(matcher, "whole_text", False):
         from shellfree.search.multiline import search_multiline  # only -U needs it
