@@ -204,7 +204,9 @@ def _alt(items) -> object:
     for it in items:
         flat.extend(it.items if isinstance(it, HAlt) else (it,))
     # rg (regex-syntax's Hir::alternation): an alternation of single characters, or of classes
-    # alone, becomes one class, so "a|\n" and `[xy]|[\n]` are accepted and `[xy]|\n` is not.
+    # alone, becomes one class, so "a|\n" is accepted, and so is `[xy]|[\r\n]` under --crlf
+    # (one class when the terminators are taken out), but `[xy]|\n` is not (a class and a
+    # literal stay an alternation).
     if flat and all(isinstance(i, HLit) and len(i.text) == 1 for i in flat):
         return _class(U.chars(ord(i.text) for i in flat))
     if len(flat) > 1 and all(isinstance(i, HClass) for i in flat):
