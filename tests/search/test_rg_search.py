@@ -602,3 +602,30 @@ def test_a_long_inverted_context_line_under_column_counts_its_matches(
     # line with N matches]", its preview "[... N more matches]" (content parity seed 43, case
     # 43001810, shrunk to a UTF-16 "  kittenhome\n" with -v --column -B1 -M10 it).
     same(reference_rg, ["--column", "-v", context, columns, *extra, "0x1F"])
+
+
+@pytest.mark.parametrize("args", [
+    ["--heading", "-n", "b", "g"],
+    ["--heading", "-o", "b", "g"],
+    ["--heading", "-n", "-A1", "b", "g"],
+    ["-I", "--heading", "-n", "b", "f", "g"],
+    ["-I", "--heading", "-n", "-C1", "b", "f", "g"],
+    ["-H", "--heading", "-n", "b", "g"],
+    ["--heading", "-n", "b", "f", "g"],
+])
+def test_heading_shows_a_path_only_where_paths_are_shown(isolated, reference_rg, args):
+    # rg --heading prints no heading for the one file it names (nor under -I), only the blank
+    # line between files (found by a random -U probe of the fourteenth session).
+    (isolated / "f").write_bytes(b"b  b\nx\n")
+    (isolated / "g").write_bytes(b"x\nb\n")
+    same(reference_rg, args)
+
+
+def test_heading_on_stdin_shows_no_path(isolated, reference_rg):
+    import subprocess
+
+    argv = ["--heading", "-n", "b", "-"]
+    theirs = subprocess.run([reference_rg, "--no-config", *argv], input=b"a\nb\n", capture_output=True)
+    ours = subprocess.run([sys.executable, "-m", "shellfree", "rg", "--no-config", *argv],
+                          input=b"a\nb\n", capture_output=True)
+    assert ours.stdout == theirs.stdout == b"2:b\n"

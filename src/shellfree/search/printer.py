@@ -138,7 +138,9 @@ class StandardPrinter:
     def print_file(self, path: bytes, result: FileResult) -> bytes:
         opts = self.options
         out: list[bytes] = []
-        shown_path = _display_path(path, opts) if (opts.with_filename or opts.heading) else None
+        # --heading shows a path only where paths are shown: `rg --heading b g` prints no
+        # heading for the one file it names, nor `-I --heading` for several.
+        shown_path = _display_path(path, opts) if opts.with_filename else None
         # The heading goes before the file's first printed line: a file whose first line to
         # print holds binary data, where the sink stops, prints only the notice (rg 15.1).
         heading = shown_path + b"\n" if (shown_path is not None and opts.heading) else None
