@@ -25,20 +25,27 @@ def agrees(rg: str, argv: list[str], cwd: str, *, stderr: bool = False) -> bool:
     """Whether ``rg ARGV`` and ``shellfree rg ARGV`` in *cwd* print the same stdout (timings
     dropped) and exit with the same status; with *stderr*, also whether both or neither wrote
     to stderr."""
+    return _compare(rg, argv, cwd, stderr)[0]
+
+
+def _compare(rg: str, argv: list[str], cwd: str, stderr: bool) -> tuple[bool, bool]:
+    """(:func:`agrees`, whether rg panicked: exit 101 with a panic message, a known rg 15.1
+    bug where shellfree answers)."""
     theirs = subprocess.run([rg, *argv], cwd=cwd, capture_output=True,
                             stdin=subprocess.DEVNULL, check=False)
     out, err = io.BytesIO(), io.BytesIO()
     status = run([a.encode() for a in argv], out, err, None, cwd=cwd)
-    return (_TIMINGS.sub(b"", out.getvalue()) == _TIMINGS.sub(b"", theirs.stdout)
+    same = (_TIMINGS.sub(b"", out.getvalue()) == _TIMINGS.sub(b"", theirs.stdout)
             and status == theirs.returncode
             and (not stderr or (err.getvalue() == b"") == (theirs.stderr == b"")))
+    return same, theirs.returncode == 101 and b"panicked at" in theirs.stderr
 
 
 def probe(rg: str, make_case: Callable[[random.Random], tuple[bytes, list[str]]], seed: int,
           cases: int, *, name: str = "f", stderr: bool = False) -> tuple[int, list[tuple[bytes, str]]]:
     """Run *cases* random cases: each writes ``make_case(rnd)``'s bytes to the file *name* in
     a fresh directory's root and runs its flags there (see :func:`agrees`); (cases that agree,
-    the others as (the file's bytes, the flags))."""
+    the others as (the file's bytes, the flags, after "[rg panicked] " where rg did))."""
     rnd = random.Random(seed)
     agree = 0
     differ = []
@@ -47,10 +54,11 @@ def probe(rg: str, make_case: Callable[[random.Random], tuple[bytes, list[str]]]
             data, args = make_case(rnd)
             with open(os.path.join(root, name), "wb") as handle:
                 handle.write(data)
-            if agrees(rg, ["--sort", "path", "--no-config", *args], root, stderr=stderr):
+            same, panicked = _compare(rg, ["--sort", "path", "--no-config", *args], root, stderr)
+            if same:
                 agree += 1
             else:
-                differ.append((data, " ".join(args)))
+                differ.append((data, ("[rg panicked] " if panicked else "") + " ".join(args)))
     return agree, differ
 
 
