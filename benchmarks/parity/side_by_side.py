@@ -41,19 +41,23 @@ def _compare(rg: str, argv: list[str], cwd: str, stderr: bool) -> tuple[bool, bo
     return same, theirs.returncode == 101 and b"panicked at" in theirs.stderr
 
 
-def probe(rg: str, make_case: Callable[[random.Random], tuple[bytes, list[str]]], seed: int,
-          cases: int, *, name: str = "f", stderr: bool = False) -> tuple[int, list[tuple[bytes, str]]]:
-    """Run *cases* random cases: each writes ``make_case(rnd)``'s bytes to the file *name* in
-    a fresh directory's root and runs its flags there (see :func:`agrees`); (cases that agree,
-    the others as (the file's bytes, the flags, after "[rg panicked] " where rg did))."""
+def probe(rg: str, make_case: Callable[[random.Random], tuple[bytes | dict, list[str]]],
+          seed: int, cases: int, *, name: str = "f",
+          stderr: bool = False) -> tuple[int, list[tuple[bytes | dict, str]]]:
+    """Run *cases* random cases: each writes ``make_case(rnd)``'s bytes to the file *name* (or
+    its {path: bytes} files) in the root of one directory and runs its flags there (see
+    :func:`agrees`); (cases that agree, the others as (the bytes or files, the flags, after
+    "[rg panicked] " where rg did))."""
     rnd = random.Random(seed)
     agree = 0
     differ = []
     with tempfile.TemporaryDirectory() as root:
         for _ in range(cases):
             data, args = make_case(rnd)
-            with open(os.path.join(root, name), "wb") as handle:
-                handle.write(data)
+            for path, content in (data.items() if isinstance(data, dict) else [(name, data)]):
+                os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+                with open(os.path.join(root, path), "wb") as handle:
+                    handle.write(content)
             same, panicked = _compare(rg, ["--sort", "path", "--no-config", *args], root, stderr)
             if same:
                 agree += 1
@@ -76,5 +80,7 @@ def probe_main(argv: list[str] | None, prog: str, doc: str,
     agree, differ = compare(find_reference_rg().path, args.seed, args.cases)
     print(f"seed {args.seed}: {agree}/{agree + len(differ)} cases agree with rg")
     for data, flags in differ:
-        print(f"  differs: {data[-60:]!r} {flags}")
+        shown = {path: content[-40:] for path, content in data.items()} if isinstance(data, dict) \
+            else data[-60:]
+        print(f"  differs: {shown!r} {flags}")
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -622,10 +623,34 @@ def test_heading_shows_a_path_only_where_paths_are_shown(isolated, reference_rg,
 
 
 def test_heading_on_stdin_shows_no_path(isolated, reference_rg):
-    import subprocess
-
     argv = ["--heading", "-n", "b", "-"]
     theirs = subprocess.run([reference_rg, "--no-config", *argv], input=b"a\nb\n", capture_output=True)
     ours = subprocess.run([sys.executable, "-m", "shellfree", "rg", "--no-config", *argv],
                           input=b"a\nb\n", capture_output=True)
     assert ours.stdout == theirs.stdout == b"2:b\n"
+
+
+@pytest.mark.parametrize("args", [
+    ["--sort", "path", "--heading", "--null", "-e", "b|zz", "f", "g"],
+    ["--sort", "path", "--heading", "--null", "--crlf", "-e", "b|zz", "f", "g"],
+    ["--sort", "path", "--heading", "--crlf", "-e", "b|zz", "f", "g"],
+    ["--sort", "path", "--heading", "--crlf", "-C1", "-e", "b", "f", "g"],
+    ["-j1", "--heading", "--crlf", "-e", "b|zz", "f", "g"],
+])
+def test_heading_ends_as_rg_ends_it(isolated, reference_rg, args):
+    # The heading ends with NUL under --null and "\r\n" under --crlf; the blank line between
+    # files with "\r\n" under --crlf when searched single-threaded, as the "--" does.
+    (isolated / "f").write_bytes(b"b\nx\n")
+    (isolated / "g").write_bytes(b"zz\n")
+    theirs = subprocess.run([reference_rg, "--no-config", *args], capture_output=True,
+                            stdin=subprocess.DEVNULL)
+    ours = subprocess.run([sys.executable, "-m", "shellfree", "rg", "--no-config", *args],
+                          capture_output=True, stdin=subprocess.DEVNULL)
+    assert (ours.stdout, ours.returncode) == (theirs.stdout, theirs.returncode)
+
+
+def test_random_output_flag_combinations_agree_with_rg(reference_rg):
+    from benchmarks.parity.output_flags_probe import compare
+
+    agree, differ = compare(reference_rg, seed=1, cases=400)
+    assert differ == [] and agree == 400

@@ -569,7 +569,8 @@ class _Search:
             if self.printed_before and self.file_separator is not None and outcome.starts_with_line:
                 out.stdout.write(self.file_separator + self.file_separator_end)
             elif self.printed_before and args.heading and self.standard is not None and outcome.chunk:
-                out.stdout.write(b"\n")
+                # The blank line between files ends as the "--" one does (file_separator_end).
+                out.stdout.write(self.file_separator_end)
             if outcome.chunk:
                 out.stdout.write(outcome.chunk)
                 self.printed_before = True

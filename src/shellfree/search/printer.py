@@ -143,7 +143,9 @@ class StandardPrinter:
         shown_path = _display_path(path, opts) if opts.with_filename else None
         # The heading goes before the file's first printed line: a file whose first line to
         # print holds binary data, where the sink stops, prints only the notice (rg 15.1).
-        heading = shown_path + b"\n" if (shown_path is not None and opts.heading) else None
+        # rg ends the heading as its lines ("\r\n" under --crlf), or with NUL under --null.
+        heading_end = b"\0" if opts.null else self._terminator
+        heading = shown_path + heading_end if (shown_path is not None and opts.heading) else None
         prefix_path = shown_path if (shown_path is not None and not opts.heading) else None
         # rg's standard sink, once binary data was seen in "convert" mode (explicit files),
         # stops at the next line it is handed: a match still counts (and the notice follows),
