@@ -1,4 +1,4 @@
-"""decode.transcoder_read_ends: where each read of rg's UTF-16 transcoder ends in the search
+"""decode.read_stream: where each read of rg's UTF-16 transcoder ends in the search
 stream, and the fills rg builds from those reads (against the binary)."""
 
 from __future__ import annotations
@@ -6,11 +6,17 @@ from __future__ import annotations
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from shellfree.search.decode import TRANSCODER_CHUNK, search_stream, transcoder_read_ends
+from shellfree.search.decode import TRANSCODER_CHUNK, read_stream, search_stream
 from tests.search.test_rg_search import same
 
 LE, BE = b"\xff\xfe", b"\xfe\xff"
+
+
+def transcoder_read_ends(data: bytes) -> tuple[int, ...]:
+    return read_stream(data)[1]
 
 
 def test_a_read_decodes_the_next_8_kib_of_the_file():
@@ -34,6 +40,15 @@ def test_the_odd_last_byte_is_a_read_of_its_own():
     data = BE + "ab\n".encode("utf-16-be") + b"x"
     assert transcoder_read_ends(data) == (3, 6)  # then U+FFFD, three bytes of UTF-8
     assert search_stream(data) == b"ab\n\xef\xbf\xbd"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=3 * TRANSCODER_CHUNK), st.sampled_from(["utf-16-le", "utf-16-be"]))
+def test_the_reads_decode_the_file_as_one_decoding_does(body, encoding):
+    # Invalid units, lone surrogates, pairs and odd lengths across the 8 KiB reads.
+    stream, ends = read_stream((LE if encoding == "utf-16-le" else BE) + body)
+    assert stream == body.decode(encoding, "replace").encode("utf-8")
+    assert list(ends) == sorted(ends) and (ends[-1] if ends else 0) == len(stream)
 
 
 def test_a_file_rg_does_not_transcode_has_no_such_reads():

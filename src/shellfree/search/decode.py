@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import codecs
 
-__all__ = ["BOMS", "TRANSCODED_BOMS", "search_stream", "transcoder_read_ends", "to_text",
-           "to_bytes", "ByteOffsets"]
+__all__ = ["BOMS", "TRANSCODED_BOMS", "search_stream", "read_stream", "to_text", "to_bytes",
+           "ByteOffsets"]
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 _UTF16LE_BOM = b"\xff\xfe"
@@ -27,46 +27,45 @@ TRANSCODED_BOMS = (_UTF16LE_BOM, _UTF16BE_BOM)
 
 def search_stream(data: bytes) -> bytes:
     """The bytes rg searches for a file whose content is *data*."""
-    if data[:3] == _UTF8_BOM:
-        return data[3:]
-    if data[:2] == _UTF16LE_BOM:
-        # rg: an invalid UTF-16 unit becomes U+FFFD, as "replace" does.
-        return data[2:].decode("utf-16-le", "replace").encode("utf-8")
-    if data[:2] == _UTF16BE_BOM:
-        return data[2:].decode("utf-16-be", "replace").encode("utf-8")
-    return data
+    return read_stream(data)[0]
 
 
 #: How much of a file rg's transcoder (encoding_rs_io) decodes for one read at most.
 TRANSCODER_CHUNK = 8192
 
 
-def transcoder_read_ends(data: bytes) -> tuple[int, ...]:
-    """For a file rg transcodes (UTF-16 with a byte-order mark), where each of its transcoder's
-    reads ends in :func:`search_stream`'s output; () for any other file.
+def read_stream(data: bytes) -> tuple[bytes, tuple[int, ...]]:
+    """:func:`search_stream` of *data*, and for a file rg transcodes (UTF-16 with a byte-order
+    mark) where each of its transcoder's reads ends in it (() for any other file).
 
-    Each read decodes the next 8 KiB of the file (the first one holds the mark), so a read's
-    output ends at the decoding of a multiple of 8 KiB; a surrogate pair or code unit cut there
-    comes with the next read, and the U+FFFD of an odd last byte in a read of its own at the
-    end. Measured with ``-v -m1 --json`` on UTF-16 files of 9- to 40-byte lines: rg's first fill
-    ends at the last newline within 4,095 bytes, the second within 8,191, the third 12,287.
+    rg strips a UTF-8 byte-order mark and transcodes a file with a UTF-16 one (an invalid unit
+    becomes U+FFFD, as "replace" does). Each read of its transcoder decodes the next 8 KiB of
+    the file (the first one holds the mark), so a read's output ends at the decoding of a
+    multiple of 8 KiB; a surrogate pair or code unit cut there comes with the next read, and
+    the U+FFFD of an odd last byte in a read of its own at the end. Measured with ``-v -m1
+    --json`` on UTF-16 files of 9- to 40-byte lines: rg's first fill ends at the last newline
+    within 4,095 bytes, the second within 8,191, the third 12,287.
     """
+    if data[:3] == _UTF8_BOM:
+        return data[3:], ()
     if data[:2] == _UTF16LE_BOM:
         decoder = codecs.getincrementaldecoder("utf-16-le")("replace")
     elif data[:2] == _UTF16BE_BOM:
         decoder = codecs.getincrementaldecoder("utf-16-be")("replace")
     else:
-        return ()
+        return data, ()
+    pieces = []
     ends = []
     total = 0
     for start in range(0, len(data), TRANSCODER_CHUNK):
         chunk = data[max(start, 2) : start + TRANSCODER_CHUNK]  # the mark is not decoded
-        total += len(decoder.decode(chunk).encode("utf-8"))
+        pieces.append(decoder.decode(chunk).encode("utf-8"))
+        total += len(pieces[-1])
         ends.append(total)
-    last = len(decoder.decode(b"", True).encode("utf-8"))
-    if last:
-        ends.append(total + last)
-    return tuple(ends)
+    pieces.append(decoder.decode(b"", True).encode("utf-8"))
+    if pieces[-1]:
+        ends.append(total + len(pieces[-1]))
+    return b"".join(pieces), tuple(ends)
 
 
 def to_text(stream: bytes) -> str:

@@ -24,8 +24,7 @@ from shellfree.search.decode import (
     BOMS,
     TRANSCODED_BOMS,
     ByteOffsets,
-    search_stream,
-    transcoder_read_ends,
+    read_stream,
     to_bytes,
     to_text,
 )
@@ -205,7 +204,7 @@ class Reads(Record):
     *sniff*: the very first read is only the decoder's 3-byte look for a byte-order mark (a
     fill of its own); a file that has one is read on in the same fill. *ends*: for a file rg
     transcodes (UTF-16), where each read of its transcoder ends in the stream
-    (decode.transcoder_read_ends); () when the reads are limited only by the buffer.
+    (decode.read_stream); () when the reads are limited only by the buffer.
     """
 
     sniff: bool = True
@@ -215,11 +214,6 @@ class Reads(Record):
 STREAMED = Reads()  # a file with no byte-order mark
 
 
-def _reads_of(data: bytes) -> Reads:
-    """The :class:`Reads` of a file whose bytes are *data*."""
-    if not data.startswith(BOMS):
-        return STREAMED
-    return Reads(False, transcoder_read_ends(data))
 
 
 def _fill_reads(stream: bytes, capacity: int, pos: int, kept: int, first: bool,
@@ -1031,8 +1025,8 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
 
         return search_multiline(data, matcher, config)
     result = FileResult()
-    stream = search_stream(data)
-    reads = _reads_of(data)
+    stream, read_ends = read_stream(data)
+    reads = Reads(False, read_ends) if data.startswith(BOMS) else STREAMED
     nul = stream.find(b"\0") if config.binary != BINARY_NONE else -1
     end = len(stream)
     context = config.before_context if (config.before_context or config.after_context) else None
