@@ -176,6 +176,26 @@ def test_watch_gives_each_connection_a_watching_tree_cache(tmp_path):
     assert tools.tree_cache.watching == (watch_unavailable() is None)
 
 
+def test_search_processes_gives_each_connection_a_pool(tmp_path):
+    from functools import partial
+
+    from shellfree.mcp_server import _configured_tools
+
+    tools = partial(_configured_tools, search_processes=3)(str(tmp_path))
+    assert tools.tree_cache.pool is not None and tools.tree_cache.pool.size == 2
+    tools.close()
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "two"])
+def test_search_processes_must_be_a_positive_number(value, capsys):
+    from shellfree.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["mcp", "--search-processes", value])
+    assert exit_.value.code == 2
+    assert "expected a whole number of at least 1" in capsys.readouterr().err
+
+
 def test_closing_stdin_ends_the_server(task):
     """The server answers a raw initialize, then exits 0 when its stdin closes."""
     root, home, _ = task

@@ -82,25 +82,40 @@ def search_files_page_new_watch(args: Sequence[str], paths: Sequence[str], cwd: 
                               new_query=True)
 
 
+def search_files_page_new_pool(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """As :func:`search_files_page_new` with ``FileTools(search_processes=2)``: the search
+    shared with one helper process, each keeping a default tree cache."""
+    return _search_files_page(args, paths, cwd, "page-new-pool", {}, new_query=True,
+                              processes=2)
+
+
+def search_files_page_new_watch_pool(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """As :func:`search_files_page_new_watch` with ``FileTools(search_processes=2)``."""
+    return _search_files_page(args, paths, cwd, "page-new-watch-pool", {"watch": True},
+                              new_query=True, processes=2)
+
+
 def _search_files_page(args: Sequence[str], paths: Sequence[str], cwd: str, row: str,
-                       cache_options: dict[str, Any], new_query: bool = False) -> bytes:
+                       cache_options: dict[str, Any], new_query: bool = False,
+                       processes: int = 1) -> bytes:
     """The default search_files call on one FileTools per (*cwd*, *row*) kept across calls,
-    with the default tree cache or ``TreeCache(**cache_options)``; *new_query* drops the
-    outcomes the cache remembered, so that the next call of the same query is a new one."""
+    with the default tree cache or ``TreeCache(**cache_options)`` and *processes* search
+    processes; *new_query* drops the outcomes the cache remembered, so that the next call of
+    the same query is a new one."""
     from shellfree import FileTools
     from shellfree.search.tree_cache import TreeCache
 
     tools = _TOOLS.get((cwd, row))
     if tools is None:
-        tools = _TOOLS[(cwd, row)] = FileTools(cwd, tree_cache=TreeCache(**cache_options))
+        tools = _TOOLS[(cwd, row)] = FileTools(
+            cwd, tree_cache=TreeCache(**cache_options), search_processes=processes)
     call = query_to_call(args, paths)
     del call["limit"]
     text = tools.search_files(**call)
     tools.notify_other_tool_call()  # the harness repeats the query on purpose; no loop warning
     if new_query:
-        # No public call forgets remembered searches (a host never needs one): the harness
-        # reaches in. Listings, ignore rules and contents stay warm.
-        tools.tree_cache._outcomes.clear()  # type: ignore[union-attr]
+        # Listings, ignore rules, walks and contents stay warm (in the pool's helpers too).
+        tools.tree_cache.forget_searches()  # type: ignore[union-attr]
     return text.encode("utf-8", "surrogateescape")
 
 

@@ -112,6 +112,20 @@ REGISTRY: tuple[InProcessBench, ...] = (
         reference="benchmarks.speed.adapters:search_files_page_reference",
     ),
     InProcessBench(
+        "search_files-page-new-pool",
+        "benchmarks.speed.adapters:search_files_page_new_pool",
+        "as search_files-page-new with FileTools(search_processes=2): one helper process, started "
+        "at the first call and kept, shares each search, with its own default tree cache",
+        reference="benchmarks.speed.adapters:search_files_page_reference",
+    ),
+    InProcessBench(
+        "search_files-page-new-watch-pool",
+        "benchmarks.speed.adapters:search_files_page_new_watch_pool",
+        "as search_files-page-new-watch with FileTools(search_processes=2) (the helper's cache "
+        "is not watched: it stat-checks its files)",
+        reference="benchmarks.speed.adapters:search_files_page_reference",
+    ),
+    InProcessBench(
         "search_files-1g",
         "benchmarks.speed.adapters:search_files_1g",
         "as search_files with TreeCache(content_budget=1 GiB), which holds all of the large tree",

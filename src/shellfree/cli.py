@@ -120,6 +120,10 @@ def _parser() -> "argparse.ArgumentParser":
     mcp.add_argument("--watch", action="store_true",
                      help="let the kernel report changes to the tree (Linux inotify) instead of a "
                           "stat of every cached file per search; see README, Performance")
+    mcp.add_argument("--search-processes", type=_positive_int, default=1, metavar="N",
+                     help="share each search of a tree with N-1 helper processes, started once "
+                          "and kept, each caching its share of the files (default 1: none); "
+                          "see README, Performance")
     mcp.set_defaults(run=_mcp)
 
     bench = commands.add_parser(
@@ -245,6 +249,18 @@ def _call(options: "argparse.Namespace") -> int:
     return 0
 
 
+def _positive_int(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
+    return value
+
+
 def _mcp(options: "argparse.Namespace") -> int:
     from shellfree.mcp_server import MCPUnavailableError, serve_stdio
 
@@ -253,7 +269,8 @@ def _mcp(options: "argparse.Namespace") -> int:
         sys.stderr.write(f"shellfree mcp: --root {root!r} is not a directory\n")
         return 2
     try:
-        serve_stdio(root, v4a=options.v4a, watch=options.watch)
+        serve_stdio(root, v4a=options.v4a, watch=options.watch,
+                    search_processes=options.search_processes)
     except MCPUnavailableError as err:
         sys.stderr.write(f"shellfree mcp: {err}\n")
         return 1

@@ -14,6 +14,7 @@ the consecutive-call guard here (read_file and search_files share it, as in Herm
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import os
@@ -181,25 +182,36 @@ def _default_tools(root: str) -> FileTools:
 
 
 def _watched_tools(root: str) -> FileTools:
+    return _configured_tools(root, watch=True)
+
+
+def _configured_tools(root: str, *, watch: bool = False, search_processes: int = 1) -> FileTools:
     from shellfree.engine.file_tools import FileTools
     from shellfree.search.tree_cache import TreeCache
 
-    return FileTools(root, tree_cache=TreeCache(watch=True))
+    return FileTools(root, tree_cache=TreeCache(watch=watch), search_processes=search_processes)
 
 
-async def run_stdio(root: str | os.PathLike[str] = ".", *, v4a: bool = True, watch: bool = False) -> None:
+async def run_stdio(root: str | os.PathLike[str] = ".", *, v4a: bool = True, watch: bool = False,
+                    search_processes: int = 1) -> None:
     """Serve one connection on this process's stdin/stdout until the client closes stdin.
     *watch*: the tree cache takes the kernel's change reports instead of a ``stat`` per cached
-    file (``TreeCache(watch=True)``)."""
+    file (``TreeCache(watch=True)``); *search_processes* above 1 shares each search with helper
+    processes (``FileTools(search_processes=...)``)."""
     _, _, stdio_server = _import_sdk()
-    server = create_server(root, v4a=v4a, tools_factory=_watched_tools if watch else None)
+    factory = None
+    if watch or search_processes > 1:
+        factory = functools.partial(_configured_tools, watch=watch,
+                                    search_processes=search_processes)
+    server = create_server(root, v4a=v4a, tools_factory=factory)
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def serve_stdio(root: str | os.PathLike[str] = ".", *, v4a: bool = True, watch: bool = False) -> None:
+def serve_stdio(root: str | os.PathLike[str] = ".", *, v4a: bool = True, watch: bool = False,
+                search_processes: int = 1) -> None:
     """Blocking form of :func:`run_stdio` (what ``shellfree mcp`` runs)."""
     _import_sdk()  # fail with the install hint before an event loop exists
     import anyio
 
-    anyio.run(lambda: run_stdio(root, v4a=v4a, watch=watch))
+    anyio.run(lambda: run_stdio(root, v4a=v4a, watch=watch, search_processes=search_processes))

@@ -145,11 +145,30 @@ class InProcessBackend:
     It never changes the process's working directory: relative paths are taken from *cwd*,
     and it never forks. *tree_cache* (a :class:`~shellfree.search.tree_cache.TreeCache`) keeps
     listings, ignore files and contents warm between runs; the output is the same without it.
+    *processes* above 1 (opt-in, with a tree cache) shares each search of a tree with
+    ``processes - 1`` helper processes started once and kept, each with a tree cache of the same
+    budgets for its share of the files (:mod:`shellfree.rgcli.pool`); the output is the same.
     """
 
     name = "inprocess"
 
-    def __init__(self, tree_cache: "TreeCache | None" = None) -> None:
+    def __init__(self, tree_cache: "TreeCache | None" = None, *, processes: int = 1) -> None:
+        if processes < 1:
+            raise ValueError("processes must be 1 or more")
+        if processes > 1:
+            if tree_cache is None:
+                raise ValueError("processes above 1 need a tree cache")
+            from shellfree.rgcli.pool import SearchPool
+
+            if tree_cache.pool is not None:
+                tree_cache.pool.close()
+            # A cache with a clock of its own (tests: one ahead of the files' times) gives the
+            # helpers' caches the same one, as an offset from the system clock.
+            offset = tree_cache.clock() - time.time_ns()
+            tree_cache.pool = SearchPool(
+                processes - 1, tree_cache.content_budget, tree_cache.remembered_searches,
+                watch=tree_cache.watching, clock_offset=offset if abs(offset) > 10**9 else 0,
+            )
         self.tree_cache = tree_cache
 
     def run(self, argv: Sequence[str], cwd: str, *, max_lines: int | None = None,
@@ -262,13 +281,13 @@ def _read_capped(proc: subprocess.Popen, cap: _OutputCap) -> None:
 
 
 def make_backend(backend: str | Backend, rg_path: str | None = None,
-                 tree_cache: "TreeCache | None" = None) -> Backend:
+                 tree_cache: "TreeCache | None" = None, processes: int = 1) -> Backend:
     """The backend named *backend* (``"inprocess"`` or ``"rg"``), or *backend* itself;
-    *tree_cache* goes to a new in-process backend."""
+    *tree_cache* and *processes* go to a new in-process backend."""
     if not isinstance(backend, str):
         return backend
     if backend == "inprocess":
-        return InProcessBackend(tree_cache)
+        return InProcessBackend(tree_cache, processes=processes)
     if backend == "rg":
         return RgBackend(rg_path)
     raise ValueError(f"unknown backend {backend!r}; expected 'inprocess' or 'rg'")

@@ -61,6 +61,10 @@ class FileTools:
     ``TreeCache(content_budget=0, remembered_searches=0)`` for listings and rules only),
     ``False`` searches cold every time. It applies to ``backend="inprocess"``;
     a backend object keeps its own (``InProcessBackend(tree_cache=...)``).
+    *search_processes* above 1 (opt-in; in-process backend with a tree cache) shares each
+    search of a tree with that many processes in all: ``search_processes - 1`` helper processes
+    started at the first search (fresh interpreters, not forks of the host) and kept, each with
+    its own tree cache of the same budgets; :meth:`close` stops them.
     """
 
     def __init__(
@@ -79,6 +83,7 @@ class FileTools:
         confine: bool = False,
         read_limits: ReadLimits | None = None,
         tree_cache: "TreeCache | bool" = True,
+        search_processes: int = 1,
     ) -> None:
         self.root = os.path.abspath(os.fspath(root))
         self.tree_cache: TreeCache | None
@@ -91,7 +96,9 @@ class FileTools:
             self.tree_cache = TreeCache() if backend == "inprocess" else None
         else:
             self.tree_cache = tree_cache or None
-        self.backend = make_backend(backend, rg_path, self.tree_cache)
+        if search_processes > 1 and (backend != "inprocess" or self.tree_cache is None):
+            raise ValueError("search_processes above 1 need the in-process backend and a tree cache")
+        self.backend = make_backend(backend, rg_path, self.tree_cache, search_processes)
         if hermes_home is None:
             homes: list[str | os.PathLike[str]] = [default_hermes_home()]
         elif isinstance(hermes_home, (str, os.PathLike)):
@@ -123,6 +130,18 @@ class FileTools:
 
     def __repr__(self) -> str:
         return f"FileTools(root={self.root!r}, backend={self.backend!r})"
+
+    def close(self) -> None:
+        """Release what the tree cache holds outside this process: its watch and its pool's
+        helper processes (a later search works on, and starts the helpers again)."""
+        if self.tree_cache is not None:
+            self.tree_cache.close()
+
+    def __enter__(self) -> "FileTools":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     @property
     def tool_names(self) -> tuple[str, ...]:

@@ -34,6 +34,7 @@ class Invocation:
         cwd: str | None = None,
         may_fork: bool = False,
         cache: "TreeCache | None" = None,
+        argv: list[bytes] | None = None,
     ) -> None:
         self.stdout = stdout
         self.stderr = stderr
@@ -43,6 +44,8 @@ class Invocation:
         # A library caller's warm tree cache (listings, ignore files, contents); None on the
         # command line, where every run starts cold anyway.
         self.cache = cache
+        # The command line as given, which a tree cache's pool helpers parse again.
+        self.argv = argv
         self.quiet_messages = quiet_messages
         self.errored = False
         self.cwd = cwd
@@ -258,7 +261,7 @@ def run(
         )
         return 2
     out = Invocation(stdout, stderr, quiet_messages=args.no_messages, cwd=cwd, may_fork=may_fork,
-                     cache=cache)
+                     cache=cache, argv=argv)
     if cache is not None:
         cache.begin_run()
     if args.files:

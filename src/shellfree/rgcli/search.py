@@ -37,7 +37,7 @@ from shellfree.search.searcher import (
 from shellfree.search.tree_cache import LargeFile, read_whole
 from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
 
-__all__ = ["run_search", "NOTHING_SEARCHED"]
+__all__ = ["NOTHING_SEARCHED", "open_search", "run_search"]
 
 NOTHING_SEARCHED = (
     "No files were searched, which means ripgrep probably applied a filter you didn't expect.\n"
@@ -595,6 +595,25 @@ class _Search:
 
 def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
     """Run a search; *out* carries the streams, the error flag and the working directory."""
+    opened = open_search(args, out, stdin)
+    if isinstance(opened, int):
+        return opened
+    command, walker, paths, use_stdin = opened
+    try:
+        return _search_roots(command, args, out, paths, use_stdin, walker, stdin)
+    finally:
+        # Also when the caller stops the search (search_files' output cap raises into it):
+        # each outcome is a whole file's.
+        command.remember_outcomes()
+
+
+def open_search(
+    args: RgArgs, out: "Invocation", stdin: BinaryIO | None
+) -> "tuple[_Search, Walker, list[bytes], bool] | int":
+    """Everything a search decides before its first file: (the command, its walker, the
+    paths, whether it reads stdin), or the exit status of a search that ends before one (a bad
+    pattern or glob, ``-m 0``). A pool helper (pool_helper.py) opens the same search as its
+    parent from the same arguments."""
     from shellfree.search.errors import PatternError
 
     try:
@@ -623,12 +642,7 @@ def run_search(args: RgArgs, out: "Invocation", stdin: BinaryIO | None) -> int:
         command.outcomes = command.contents.outcomes(search_key)
         command.outcomes_empty = not command.outcomes
         command.vouch_start = command.contents.vouch_now()
-    try:
-        return _search_roots(command, args, out, paths, use_stdin, walker, stdin)
-    finally:
-        # Also when the caller stops the search (search_files' output cap raises into it):
-        # each outcome is a whole file's.
-        command.remember_outcomes()
+    return command, walker, paths, use_stdin
 
 
 def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: list[bytes],
@@ -636,6 +650,21 @@ def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: li
     """Search every file of the walk (in forked workers where allowed), print what rg
     prints, and return the exit status."""
     roots = paths if paths else ([b"-"] if use_stdin else None)
+    pool = getattr(out.cache, "pool", None)
+    if pool is not None and _poolable(command, args, paths, use_stdin):
+        results = pool.search(
+            out.argv, out.cwd, walker, roots, lambda h: _stored(command.evaluate(h, None))
+        )
+        if results is not None:
+            try:
+                for result in results:
+                    if isinstance(result, WalkMessage):
+                        out.message(result.text, error=result.is_error)
+                    else:
+                        command.emit(_restored(result))
+            finally:
+                results.close()  # stopped early (the output cap): the helpers give up too
+            return command.finish(implicit_root=not paths)
     workers = worker_count(args, paths, use_stdin, out)
     if workers > 1:
         from shellfree.rgcli.parallel import walk_in_workers
@@ -665,6 +694,20 @@ def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: li
         elif not command.emit(command.evaluate(event, stdin)):
             break
     return command.finish(implicit_root=not paths and not use_stdin)
+
+
+def _poolable(command: "_Search", args: RgArgs, paths: list[bytes], use_stdin: bool) -> bool:
+    """Whether a tree cache's helper processes may share this search (rgcli/pool.py): a walk
+    (not stdin or one file), whose outcomes are each a file's alone (not --json's statistics)
+    and that goes to the end (not -q), printing to no file it might search (skip_identity)."""
+    return (
+        not use_stdin
+        and not is_one_file(paths, command.out)
+        and command.json is None
+        and not args.quiet
+        and command.skip_identity is None
+        and command.out.argv is not None
+    )
 
 
 _SEARCHED_NOTHING = Outcome(searched=True)

@@ -215,7 +215,7 @@ class TreeCache:
             raise ValueError("remembered_searches must be 0 or more")
         self.content_budget = content_budget
         self.remembered_searches = remembered_searches
-        self._clock = clock
+        self.clock = self._clock = clock
         self._lock = threading.Lock()
         self._listings: dict[tuple[bytes, bool], Listing] = {}
         self._rules: dict[tuple, tuple[tuple, bool, LoadedRules]] = {}
@@ -252,6 +252,9 @@ class TreeCache:
         # A forked child shares the watch's report queue with its parent: what it read would be
         # lost to the parent. The child drops the watch (see begin_run).
         self._watch_pid = os.getpid()
+        # Helper processes that keep their own caches for a share of the files and search
+        # them (rgcli/pool.py, set by InProcessBackend): forget and clear reach them too.
+        self.pool = None
 
     def _start_watch(self) -> "TreeWatch | None":
         from shellfree.search.tree_watch import TreeWatch, watch_unavailable
@@ -271,7 +274,10 @@ class TreeCache:
         return self._watch is not None
 
     def close(self) -> None:
-        """Release the watch; the cache goes on with ``stat`` checks."""
+        """Release the watch and stop the pool's helpers, if any; the cache goes on with
+        ``stat`` checks (and a pool starts its helpers again at the next search)."""
+        if self.pool is not None:
+            self.pool.close()
         with self._lock:
             if self._watch is not None:
                 self._watch.close()
@@ -282,6 +288,18 @@ class TreeCache:
         return (f"TreeCache(content_budget={self.content_budget}, listings={len(self._listings)},"
                 f" contents={len(self._contents)}, content_bytes={self._content_bytes},"
                 f" searches={len(self._outcomes)})")
+
+    def state(self) -> dict:
+        """Counts of what the cache holds, for tests and diagnostics."""
+        with self._lock:
+            return {
+                "watching": self._watch is not None,
+                "watched_directories": len(self._watch) if self._watch is not None else 0,
+                "listings": len(self._listings),
+                "contents": len(self._contents),
+                "content_bytes": self._content_bytes,
+                "searches": len(self._outcomes),
+            }
 
     @property
     def content_bytes(self) -> int:
@@ -340,6 +358,28 @@ class TreeCache:
                 self._epoch += 1
                 watch.lost = False
         return covered
+
+    def cover(self, directory: bytes, top: bytes) -> None:
+        """Have the watch, if any, report the changes of *directory* and of the directories
+        between it and *top* (an ancestor spelled as *directory* starts), as a walk from *top*
+        would have listed them: a pool helper (rgcli/pool_helper.py) reads files it never
+        walked to. Call it before reading a file of *directory*. Not under *top*, only
+        *directory* is watched, and checked by a ``stat`` per run like a search root."""
+        watch = self._watch
+        if watch is None or watch.covers(directory):
+            return
+        chain = [directory]
+        if directory.startswith(top) and directory[len(top):len(top) + 1] == b"/":
+            parent = directory.rpartition(b"/")[0]
+            while len(parent) >= len(top) and not watch.covers(parent):
+                chain.append(parent)
+                parent = parent.rpartition(b"/")[0]
+        for spelling in reversed(chain):  # from the top down: only the top's parent is unwatched
+            try:
+                st = os.stat(spelling)
+            except OSError:
+                return  # reading the file will report it
+            self._watch_directory(watch, spelling, st.st_ino, st.st_dev)
 
     # An entry is vouched for by the watch when the watch reported its directory's changes
     # before the entry was read (or stat-checked) and no report was applied between that moment
@@ -694,6 +734,8 @@ class TreeCache:
         """Drop what is cached for the file or directory *path* and the listing of its parent
         (a write through the file tools calls this; validation would catch the change anyway,
         except within one timestamp tick, where the racy rule re-reads)."""
+        if self.pool is not None:
+            self.pool.forget(path)
         target = same_place(os.fsencode(path))
         parent = target.rpartition(b"/")[0] or b"/"
         name = target.rpartition(b"/")[2]
@@ -716,8 +758,19 @@ class TreeCache:
                     if same_place(key[0]) == target:
                         table.printed -= table.pop(key)[2]
 
+    def forget_searches(self) -> None:
+        """Forget the remembered outcomes of every search (the pool's helpers too): the next
+        search of any query searches every file again, with listings, rules and contents kept
+        (the speed benchmark's *new query* rows)."""
+        if self.pool is not None:
+            self.pool.forget_searches()
+        with self._lock:
+            self._outcomes.clear()
+
     def clear(self) -> None:
         """Forget everything."""
+        if self.pool is not None:
+            self.pool.clear()
         with self._lock:
             self._listings.clear()
             self._rules.clear()

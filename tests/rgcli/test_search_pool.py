@@ -1,0 +1,367 @@
+"""A tree cache's search pool (rgcli/pool.py): helper processes share a search, the output is
+the serial one.
+
+Every comparison is with a run without any cache, which is what rg prints (the parity suites
+hold the uncached engine to it). Most pools here route every file to the helper
+(``owner_weight=0``), so that a test is about the helper's side, and each checks through
+``SearchPool.states`` that the helper did search the files; the clock is one hour ahead, as in
+test_tree_cache, so that every file counts as settled and stays cached.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from shellfree import FileTools
+from shellfree.engine.backends import InProcessBackend
+from shellfree.rgcli import pool as pool_module
+from shellfree.rgcli.pool import SearchPool, _routes
+from shellfree.search.tree_cache import TreeCache
+from shellfree.search.tree_watch import watch_unavailable
+
+from tests.search.test_tree_cache import HOUR_NS, build_tree, rg, settled_clock, write
+
+
+def pooled(owner_weight: float = 0.0, helpers: int = 1, watch: bool = False, **kwargs) -> TreeCache:
+    cache = TreeCache(clock=settled_clock, watch=watch, **kwargs)
+    cache.pool = SearchPool(helpers, cache.content_budget, cache.remembered_searches,
+                            watch=cache.watching, clock_offset=HOUR_NS, owner_weight=owner_weight)
+    return cache
+
+
+@pytest.fixture
+def caches():
+    made: list[TreeCache] = []
+
+    def make(*args, **kwargs) -> TreeCache:
+        cache = pooled(*args, **kwargs)
+        made.append(cache)
+        return cache
+
+    yield make
+    for cache in made:
+        cache.close()
+
+
+def agree(root, cache, *args: str) -> bytes:
+    fresh = rg(root, *args, cache=None)
+    assert rg(root, *args, cache=cache) == fresh
+    return fresh
+
+
+def build_wide(root, files: int = 40):
+    """build_tree, plus *files* files in three directories, a binary file, a hidden one and
+    a file named with a space."""
+    build_tree(root, deep=b"needle deep\nother\n")
+    for i in range(files):
+        body = b"".join(b"line %d of %d needle\nplain\n" % (j, i) for j in range(i % 4))
+        write(root / f"d{i % 3}" / f"f{i:03}.txt", body or b"no match\n")
+    write(root / "d0" / "bin.dat", b"needle\0binary\n")
+    write(root / "d1" / ".hidden.txt", b"needle hidden\n")
+    write(root / "d2" / "with space.txt", b"needle spaced\n")
+    return root
+
+
+ARGS = [
+    ("-n", "needle"),
+    ("-c", "needle"),
+    ("-l", "needle"),
+    ("--files-without-match", "needle"),
+    ("-n", "-C1", "needle"),
+    ("-n", "-v", "needle"),
+    ("-n", "-m1", "e"),
+    ("-n", "--heading", "needle"),
+    ("-o", "-b", "ne+dle"),
+    ("-n", "-U", "needle\\nplain"),
+    ("-n", "-g", "*.txt", "-g", "!d1/**", "needle"),
+    ("-n", "--hidden", "--no-ignore", "needle"),
+    ("-n", "--sort", "path", "needle", "d2", "a.txt", "missing", "d0"),
+    ("-q", "needle"),  # not pooled (it stops at the first match): the serial path
+    ("-n", "--max-columns", "10", "needle"),
+]
+
+
+@pytest.mark.parametrize("args", ARGS, ids=lambda args: " ".join(args))
+@pytest.mark.parametrize("owner_weight", [0.0, 0.8], ids=["all-to-helper", "shared"])
+def test_a_pooled_search_prints_the_serial_output(isolated, caches, args, owner_weight):
+    root = build_wide(isolated)
+    cache = caches(owner_weight)
+    first = agree(root, cache, *args)
+    assert agree(root, cache, *args) == first  # warm, outcomes remembered by the helper
+    if args[0] != "-q":
+        assert not first.startswith(b"\n--stderr--")  # something printed
+        helper = cache.pool.states()[0]
+        assert helper is not None and helper["contents"] > 0 and helper["searches"] == 1
+        if owner_weight == 0.0:
+            assert cache.state()["contents"] == 0  # the owner only walked
+
+
+def test_the_routes_share_the_files_by_weight():
+    assert _routes(1, 0.0).count(0) == 0
+    assert set(_routes(2, 0.0)) == {1, 2}
+    shares = _routes(1, 0.8)
+    assert shares.count(0) == 455 and shares.count(1) == 569  # 0.8 : 1 of 1024
+    shares = _routes(3, 1.0)
+    assert [shares.count(i) for i in range(4)] == [256, 256, 256, 256]
+
+
+def test_a_change_between_searches_is_seen(isolated, caches):
+    root = build_wide(isolated)
+    cache = caches()
+    agree(root, cache, "-n", "needle")
+    write(root / "d0" / "f000.txt", b"needle now\n")  # "no match" before
+    os.unlink(root / "d1" / "f001.txt")
+    write(root / "d2" / "new.txt", b"needle new\n")
+    after = agree(root, cache, "-n", "needle")
+    assert b"needle now" in after and b"needle new" in after and b"f001" not in after
+
+
+def big_tree(root, files: int = 700):
+    for i in range(files):
+        write(root / f"d{i % 7}" / f"f{i:04}.txt", b"needle %d\n" % i)
+    return root
+
+
+def test_a_search_stopped_early_leaves_the_pool_in_step(isolated, caches):
+    # search_files' output cap stops the search after 5 lines: the helper gives up the rest,
+    # and its late answers to the abandoned search are not taken for the next one's.
+    root = big_tree(isolated)
+    cache = caches()
+    pooled_backend, serial = InProcessBackend(cache), InProcessBackend(None)
+    argv = ["-n", "needle"]
+    capped = pooled_backend.run(argv, str(root), max_lines=5)
+    assert capped == serial.run(argv, str(root), max_lines=5) and capped.capped
+    assert pooled_backend.run(argv, str(root)) == serial.run(argv, str(root))
+    assert pooled_backend.run(["-c", "needle"], str(root)) == serial.run(["-c", "needle"], str(root))
+
+
+def test_a_search_stopped_before_its_walk_ends_is_given_up_by_the_helper(isolated, caches):
+    # The owner stops after a few files, before it has sent every batch or the end: the
+    # helper must leave that search for the next one (else the next search waits forever).
+    root = big_tree(isolated, 3000)
+    cache = caches(0.8)
+    backend, serial = InProcessBackend(cache), InProcessBackend(None)
+    assert backend.run(["-n", "needle"], str(root), max_lines=2).capped
+    done: list = []
+    thread = threading.Thread(
+        target=lambda: done.append(backend.run(["-c", "needle"], str(root))), daemon=True)
+    thread.start()
+    thread.join(timeout=60)
+    assert done == [serial.run(["-c", "needle"], str(root))]
+
+
+def test_a_late_answer_to_an_earlier_search_is_not_taken(isolated, caches):
+    root = big_tree(isolated)
+    cache = caches()
+    agree(root, cache, "-n", "needle")
+    # As a helper answers a batch of a search its owner stopped: as many outcomes as the
+    # next search's first batch, all of them "nothing printed".
+    cache.pool._helpers[0].answers.put((pool_module.RESULTS, 1, [()] * pool_module._BATCH))
+    agree(root, cache, "-n", "needle")
+
+
+def test_a_helper_that_dies_during_a_search_leaves_its_files_to_the_owner(
+        isolated, caches, monkeypatch):
+    root = big_tree(isolated)
+    cache = caches()
+    agree(root, cache, "-n", "needle")  # the helper is running
+    flush = pool_module._Share.flush
+    killed = []
+
+    def flush_then_kill(share):
+        flush(share)
+        if not killed and share.helper is not None:
+            share.helper.process.kill()
+            share.helper.process.wait()
+            killed.append(share.helper)
+
+    monkeypatch.setattr(pool_module._Share, "flush", flush_then_kill)
+    agree(root, cache, "-c", "needle")
+    assert killed
+    monkeypatch.undo()
+    agree(root, cache, "-n", "needle", "d3")
+    assert cache.pool.states()[0] is not None  # a new helper took the next search
+
+
+def test_a_helper_killed_between_searches_is_replaced(isolated, caches):
+    root = build_wide(isolated)
+    cache = caches()
+    agree(root, cache, "-n", "needle")
+    helper = cache.pool._helpers[0]
+    helper.process.kill()
+    helper.process.wait()
+    agree(root, cache, "-n", "needle")
+    assert cache.pool._helpers[0] is not helper and cache.pool.states()[0] is not None
+
+
+def test_an_unreadable_answer_leaves_the_files_to_the_owner(isolated, caches, monkeypatch):
+    root = build_wide(isolated)
+    cache = caches()
+    agree(root, cache, "-n", "needle")
+    receive = pool_module.read_frame
+    monkeypatch.setattr(pool_module, "read_frame",
+                        lambda stream: (pool_module.RESULTS, 10**6, []) if receive(stream) else None)
+    agree(root, cache, "-n", "needle")  # the answers belong to no search: the owner searches
+
+
+def test_forget_and_clear_reach_the_helpers(isolated, caches):
+    root = build_wide(isolated)
+    cache = caches()
+    agree(root, cache, "-n", "needle")
+    held = cache.pool.states()[0]
+    assert held["contents"] > 1 and held["searches"] == 1
+    cache.forget(root / "d0" / "f000.txt")
+    assert cache.pool.states()[0]["contents"] == held["contents"] - 1
+    cache.forget_searches()
+    assert cache.pool.states()[0]["searches"] == 0
+    cache.clear()
+    assert cache.pool.states()[0]["contents"] == 0
+
+
+def test_a_write_through_file_tools_is_seen_by_the_helpers(isolated):
+    build_wide(isolated)
+    with FileTools(isolated, search_processes=2) as tools:
+        assert '"total_count": 0' in tools.search_files("rewritten", path=".")
+        for i in range(40):
+            path = f"d{i % 3}/f{i:03}.txt"
+            tools.read_file(path)  # a file must be read before it is overwritten
+            assert '"error"' not in tools.write_file(path, "rewritten\n")
+        tools.notify_other_tool_call()
+        assert '"total_count": 40' in tools.search_files("rewritten", path=".")
+
+
+def test_file_tools_close_stops_the_helpers_and_a_search_starts_them_again(isolated):
+    build_wide(isolated)
+    tools = FileTools(isolated, search_processes=2)
+    plain = FileTools(isolated)
+    assert tools.search_files("needle", path=".") == plain.search_files("needle", path=".")
+    pool = tools.tree_cache.pool
+    assert pool.states() != [None]
+    tools.close()
+    assert pool.states() == [None]
+    tools.notify_other_tool_call()
+    plain.notify_other_tool_call()
+    assert tools.search_files("needle", path=".") == plain.search_files("needle", path=".")
+    assert pool.states() != [None]
+    tools.close()
+
+
+def test_search_processes_needs_the_in_process_backend_and_a_cache(isolated):
+    with pytest.raises(ValueError, match="in-process backend and a tree cache"):
+        FileTools(isolated, search_processes=2, tree_cache=False)
+    with pytest.raises(ValueError, match="in-process backend and a tree cache"):
+        FileTools(isolated, search_processes=2, backend="rg")
+    with pytest.raises(ValueError, match="processes must be 1 or more"):
+        InProcessBackend(TreeCache(), processes=0)
+    with pytest.raises(ValueError, match="at least one helper"):
+        SearchPool(0, 0, 0)
+
+
+def test_two_threads_searching_at_once_both_get_the_serial_output(isolated, caches):
+    # One takes the pool, the other searches alone meanwhile.
+    root = big_tree(isolated, 300)
+    cache = caches(0.8)
+    expected = {args: rg(root, *args, cache=None) for args in (("-n", "needle"), ("-c", "1"))}
+    seen: list = []
+
+    def search(args):
+        for _ in range(5):
+            seen.append(rg(root, *args, cache=cache) == expected[args])
+
+    threads = [threading.Thread(target=search, args=(args,)) for args in expected]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == [True] * 10
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
+def test_a_forked_child_searches_alone(isolated, caches):
+    root = build_wide(isolated)
+    cache = caches()
+    expected = agree(root, cache, "-n", "needle")
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        ok = cache.pool.search([b"x"], None, None, None, None) is None \
+            and rg(root, "-n", "needle", cache=cache) == expected
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    agree(root, cache, "-n", "needle")  # the pipes are still the parent's
+
+
+def test_a_search_with_messages_keeps_them_in_walk_order(isolated, caches):
+    root = build_wide(isolated)
+    os.symlink(root / "nowhere", root / "d1" / "broken")
+    cache = caches()
+    out = agree(root, cache, "-n", "--follow", "needle", "d0", "missing", "d1", "d2")
+    assert b"missing" in out and b"broken" in out
+
+
+@pytest.mark.skipif(watch_unavailable() is not None, reason=str(watch_unavailable()))
+class TestWatchedHelpers:
+    """A watched cache's helpers watch the directories of the files they read (TreeCache.cover):
+    every change kind of test_tree_watch, made between two warm pooled searches, is seen."""
+
+    @pytest.mark.parametrize("args", [("-n", "needle"), ("-c", "needle", "--sort", "path")],
+                             ids=["search", "count"])
+    def test_every_change_between_runs_is_seen(self, isolated, caches, args):
+        from tests.search.test_tree_watch import CHANGES
+
+        for number, change in enumerate(CHANGES):
+            root = build_tree(isolated / str(number), deep=b"needle deep\n")
+            cache = caches(watch=True)
+            agree(root, cache, *args)
+            agree(root, cache, *args)  # now vouched for by the helper's watch
+            change(root)
+            agree(root, cache, *args)
+            agree(root, cache, *args)
+            state = cache.pool.states()[0]
+            assert state["watching"] and state["watched_directories"] > 0, change.__name__
+
+    def test_a_root_outside_the_working_directory_is_watched_too(self, isolated, caches):
+        # Its files' directories are not below the helper's top: each is watched alone, and a
+        # change in it is still reported.
+        root = build_wide(isolated / "work")
+        outside = build_wide(isolated / "outside")
+        cache = caches(watch=True)
+        args = ("-n", "needle", str(outside / "d0"), str(outside / "sub"))
+        agree(root, cache, *args)
+        agree(root, cache, *args)
+        with open(outside / "d0" / "f003.txt", "r+b") as handle:
+            handle.write(b"NEEDLE")  # same size, in place
+        assert b"NEEDLE" in agree(root, cache, *args)
+        os.unlink(outside / "sub" / "deep" / "d.txt")
+        assert b"d.txt" not in agree(root, cache, *args)
+        assert cache.pool.states()[0]["watched_directories"] >= 3
+
+    def test_the_helper_watches_the_directories_it_reads_in(self, isolated, caches):
+        root = build_wide(isolated)
+        cache = caches(watch=True)
+        agree(root, cache, "-n", "needle")
+        state = cache.pool.states()[0]
+        # root, root/., sub, sub/deep, d0, d1, d2 (by inode: the spellings of one directory
+        # share a watch)
+        assert state["watching"] and state["watched_directories"] == 6
+
+
+def test_a_helper_imports_shellfree_from_where_the_owner_did(isolated, caches, monkeypatch):
+    # Not installed, only on sys.path: the helper is given the package's parent directory.
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    root = build_wide(isolated)
+    cache = caches()
+    agree(root, cache, "-n", "needle")
+    assert cache.pool.states()[0]["contents"] > 0
+
+
+def test_the_helpers_keep_the_owner_s_clock():
+    # A cache one hour ahead (test_tree_cache's settled clock) gives its helpers the same
+    # clock, so that they trust the same files; the system clock gives them the system's.
+    ahead = InProcessBackend(TreeCache(clock=settled_clock), processes=2)
+    assert abs(ahead.tree_cache.pool._settings[3] - HOUR_NS) < 10**9
+    system = InProcessBackend(TreeCache(), processes=2)
+    assert system.tree_cache.pool._settings[3] == 0
