@@ -24,12 +24,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--report", default=DEFAULT_REPORT)
     parser.add_argument("--case", type=int, default=None, help="replay one case seed")
+    parser.add_argument("--search-processes", type=int, default=1,
+                        help="FileTools(search_processes=N) on the in-process side")
     options = parser.parse_args(argv)
     reference = find_reference_rg()
     if options.case is not None:
-        return _replay(reference.path, options.case)
+        return _replay(reference.path, options.case, options.search_processes)
     started = time.perf_counter()
-    with ParityRun(reference.path) as run:
+    with ParityRun(reference.path, search_processes=options.search_processes) as run:
         def progress(index: int, outcome) -> None:  # type: ignore[no-untyped-def]
             if not outcome.agrees:
                 print(f"case {outcome.case.seed}: differs ({signature(outcome)})", flush=True)
@@ -50,8 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if agree == total else 1
 
 
-def _replay(rg_path: str, seed: int) -> int:
-    with ParityRun(rg_path) as run:
+def _replay(rg_path: str, seed: int, search_processes: int = 1) -> int:
+    with ParityRun(rg_path, search_processes=search_processes) as run:
         outcome = run.run_case(seed)
         print(f"arguments: {outcome.case.args} x{outcome.case.repeat}")
         print(f"tree ({run.tree(outcome.case.tree_seed)[0]}):")

@@ -88,8 +88,11 @@ def _stamp_times(work: str, seed: int) -> None:
 class ParityRun:
     """A temporary base directory holding the trees, and the two backends to compare."""
 
-    def __init__(self, rg_path: str, base_dir: str | None = None) -> None:
+    def __init__(self, rg_path: str, base_dir: str | None = None, search_processes: int = 1) -> None:
         self.rg_path = rg_path
+        # The in-process side's FileTools(search_processes=...): above 1, each case's calls
+        # are shared with helper processes (rgcli/pool.py), started per case.
+        self.search_processes = search_processes
         self.base = tempfile.mkdtemp(prefix="sf-parity-", dir=base_dir)
         self.home = os.path.join(self.base, "home")
         os.mkdir(self.home)
@@ -121,9 +124,10 @@ class ParityRun:
             args["path"] = work
         texts = []
         with scrubbed_environment(self.home):
-            for options in ({}, {"backend": "rg", "rg_path": self.rg_path}):
-                tools = FileTools(work, hermes_home=os.path.join(work, HERMES_HOME), **options)
-                texts.append(tuple(tools.call("search_files", args) for _ in range(case.repeat)))
+            for options in ({"search_processes": self.search_processes},
+                            {"backend": "rg", "rg_path": self.rg_path}):
+                with FileTools(work, hermes_home=os.path.join(work, HERMES_HOME), **options) as tools:
+                    texts.append(tuple(tools.call("search_files", args) for _ in range(case.repeat)))
         return Outcome(case, texts[0], texts[1], generated)
 
     def run(self, run_seed: int, count: int,

@@ -26,6 +26,15 @@ def test_seeded_run_agrees(reference_rg):
     assert not differing, render(differing, RunInfo("pytest", "reference", SEED, 0.0))
 
 
+@pytest.mark.skipif(os.name == "nt", reason="generated trees use POSIX names")
+def test_seeded_run_with_helper_processes_agrees(reference_rg):
+    # The same calls with each search shared with a helper process (rgcli/pool.py).
+    with ParityRun(reference_rg, search_processes=2) as run:
+        outcomes = run.run(SEED + 1, CASES // 3)
+    differing = [o for o in outcomes if not o.agrees]
+    assert not differing, render(differing, RunInfo("pytest", "reference", SEED + 1, 0.0))
+
+
 def test_a_case_seed_always_draws_the_same_case(reference_rg):
     with ParityRun(reference_rg) as first, ParityRun(reference_rg) as second:
         a, b = first.run_case(5_000_042), second.run_case(5_000_042)

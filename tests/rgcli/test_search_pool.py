@@ -21,6 +21,7 @@ from shellfree.rgcli import pool as pool_module
 from shellfree.rgcli.pool import SearchPool, _routes
 from shellfree.search.tree_cache import TreeCache
 from shellfree.search.tree_watch import watch_unavailable
+from shellfree.search.walk import Haystack
 
 from tests.search.test_tree_cache import HOUR_NS, build_tree, rg, settled_clock, write
 
@@ -205,6 +206,48 @@ def test_an_unreadable_answer_leaves_the_files_to_the_owner(isolated, caches, mo
     monkeypatch.setattr(pool_module, "read_frame",
                         lambda stream: (pool_module.RESULTS, 10**6, []) if receive(stream) else None)
     agree(root, cache, "-n", "needle")  # the answers belong to no search: the owner searches
+
+
+def test_a_helper_that_cannot_start_is_tried_three_times_then_the_pool_rests(
+        isolated, caches, monkeypatch):
+    root = build_wide(isolated)
+    cache = caches(0.8)
+    monkeypatch.setattr(pool_module, "_HELPER_MODULE", "shellfree.no_such_module")
+    started = []
+    popen = pool_module.subprocess.Popen
+
+    def counted(*args, **kwargs):
+        started.append(args[0])
+        return popen(*args, **kwargs)
+
+    monkeypatch.setattr(pool_module.subprocess, "Popen", counted)
+    for _ in range(6):
+        agree(root, cache, "-n", "needle")
+    assert len(started) == 3 and cache.pool.states() == [None]
+
+
+def test_a_search_closed_before_its_first_outcome_frees_the_pool(isolated, caches):
+    root = build_wide(isolated)
+    cache = caches()
+
+    class OneFile:
+        def walk(self, roots):
+            yield Haystack(b"a.txt", False)
+
+    steps = cache.pool.search([b"needle"], str(root), OneFile(), None, lambda haystack: ())
+    steps.close()
+    assert cache.pool._lock.acquire(timeout=5)
+    cache.pool._lock.release()
+    agree(root, cache, "-n", "needle")
+    assert cache.pool.states()[0]["searches"] == 1  # the search above went through the pool
+
+
+def test_a_late_answer_does_not_confuse_the_state_query(isolated, caches):
+    root = build_wide(isolated)
+    cache = caches()
+    agree(root, cache, "-n", "needle")
+    cache.pool._helpers[0].answers.put((pool_module.RESULTS, 1, []))
+    assert cache.pool.states()[0]["searches"] == 1
 
 
 def test_forget_and_clear_reach_the_helpers(isolated, caches):

@@ -44,6 +44,10 @@ _HAND_ON = 32
 # speed corpora (the README), where it left neither side waiting long for the other.
 _ROUTE_MASK = 1023
 _OWNER_WEIGHT = 0.8
+# Helpers that failed in a row before the pool stops starting them (one that cannot start at
+# all would otherwise cost a process start per search).
+_MAX_FAILURES = 3
+_HELPER_MODULE = "shellfree.rgcli.pool_helper"
 
 #: Frame kinds (the first item of every frame).
 (SETTINGS, SEARCH, PATHS, END, ABANDON, FORGET, FORGET_SEARCHES, CLEAR, RESULTS, FAILED,
@@ -86,7 +90,7 @@ class _Helper:
         package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "shellfree.rgcli.pool_helper"],
+            [sys.executable, "-m", _HELPER_MODULE],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -95,7 +99,12 @@ class _Helper:
         # Frames as read; None once the process's output ended or made no sense.
         self.answers: queue.SimpleQueue[tuple | None] = queue.SimpleQueue()
         threading.Thread(target=self._read, daemon=True).start()
-        self.send((SETTINGS, *settings))
+        try:
+            self.send((SETTINGS, *settings))
+        except (OSError, ValueError):
+            self.process.kill()
+            self.stop()
+            raise OSError("the helper process ended at its start") from None
 
     def _read(self) -> None:
         try:
@@ -170,6 +179,7 @@ class _Share:
         """Drop the helper; what it was given and had not answered is searched here."""
         if self.helper is None:
             return
+        self.pool.failures += 1
         self.pool._drop(self.index, self.helper)
         self.helper = None
         for batch in self.waiting:
@@ -203,6 +213,7 @@ class _Share:
                 continue
             self.waiting.popleft()
             self.ready.extend(frame[2])
+            self.pool.failures = 0
         return self.ready.popleft()
 
 
@@ -225,6 +236,7 @@ class SearchPool:
         # One search at a time: a second thread's search meanwhile runs alone in its thread.
         self._lock = threading.Lock()
         self._serial = 0
+        self.failures = 0  # helpers that failed since one last answered
         self._route = _routes(helpers, owner_weight)
         self._pending: list[tuple] = []  # forget/clear frames for the next search
         self._pending_lock = threading.Lock()
@@ -271,6 +283,8 @@ class SearchPool:
                     try:
                         helper.send((STATE,))
                         frame = helper.answers.get()
+                        while frame is not None and frame[0] == RESULTS:  # a late answer
+                            frame = helper.answers.get()
                     except (OSError, ValueError):
                         frame = None
                     if frame is not None and frame[0] == STATE:
@@ -280,15 +294,17 @@ class SearchPool:
                 states.append(state)
         return states
 
-    def _ready(self) -> None:
-        """Start the helpers that are not running; send the others what they must forget."""
+    def _ready(self) -> bool:
+        """Start the helpers that are not running (unless _MAX_FAILURES failed in a row); send
+        the others what they must forget. True if any helper runs."""
         self._send_pending()
         for i, helper in enumerate(self._helpers):
-            if helper is None:
+            if helper is None and self.failures < _MAX_FAILURES:
                 try:
                     self._helpers[i] = _Helper(self._settings)
                 except OSError:
-                    pass  # this search goes on without it
+                    self.failures += 1  # this search goes on without it
+        return any(helper is not None for helper in self._helpers)
 
     def _send_pending(self) -> None:
         """Send the running helpers what they must forget (a new helper starts empty); drop
@@ -323,16 +339,21 @@ class SearchPool:
     ) -> Iterator | None:
         """The walk's messages and every file's outcome (*evaluate*'s, a plain tuple) in walk
         order, the files shared with the helpers; None when the pool cannot take the search
-        (another thread's search holds it, or this is a forked child). Close the iterator
-        when stopping before its end: the helpers then give up the rest."""
+        (another thread's search holds it, this is a forked child, or no helper runs). Close
+        the iterator when stopping before its end: the helpers then give up the rest, and the
+        pool is free for the next search."""
         if os.getpid() != self._pid or not self._lock.acquire(blocking=False):
             return None
         try:
-            self._ready()
+            if not self._ready():
+                self._lock.release()
+                return None
         except BaseException:
             self._lock.release()
             raise
-        return self._search(list(argv), cwd, walker, roots, evaluate)
+        steps = self._search(list(argv), cwd, walker, roots, evaluate)
+        next(steps)  # into its try block: closed from now on, it releases the lock
+        return steps
 
     def _search(self, argv, cwd, walker, roots, evaluate) -> Iterator:
         self._serial += 1
@@ -340,6 +361,7 @@ class SearchPool:
         shares = [_Share(self, i, serial) for i in range(self.size)]
         finished = False
         try:
+            yield None  # search() takes this one
             for share in shares:
                 share.send((SEARCH, serial, argv, cwd))
             # Walk order: a walk message, an outcome (a tuple) or the share whose next

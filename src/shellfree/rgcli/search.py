@@ -658,10 +658,12 @@ def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: li
         if results is not None:
             try:
                 for result in results:
-                    if isinstance(result, WalkMessage):
+                    if result.__class__ is not tuple:
                         out.message(result.text, error=result.is_error)
-                    else:
+                    elif result:
                         command.emit(_restored(result))
+                    else:  # the common outcome (see _stored): searched, nothing printed
+                        command.searched_any = True
             finally:
                 results.close()  # stopped early (the output cap): the helpers give up too
             return command.finish(implicit_root=not paths)
