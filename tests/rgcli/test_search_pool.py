@@ -242,6 +242,15 @@ def test_a_search_closed_before_its_first_outcome_frees_the_pool(isolated, cache
     assert cache.pool.states()[0]["searches"] == 1  # the search above went through the pool
 
 
+def test_without_a_known_interpreter_the_search_is_serial(isolated, caches, monkeypatch):
+    root = build_wide(isolated)
+    cache = caches()
+    monkeypatch.setattr(pool_module.sys, "executable", None)  # as Python leaves it when unknown
+    for _ in range(4):
+        agree(root, cache, "-n", "needle")
+    assert cache.pool.failures == 3 and cache.pool.states() == [None]
+
+
 def test_a_late_answer_does_not_confuse_the_state_query(isolated, caches):
     root = build_wide(isolated)
     cache = caches()

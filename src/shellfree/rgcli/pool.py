@@ -85,6 +85,10 @@ class _Helper:
     (a helper must never wait on a full pipe while the owner walks)."""
 
     def __init__(self, settings: tuple) -> None:
+        if not sys.executable:
+            # An embedding host may not know its interpreter; a wrong one (a frozen app's
+            # own program) fails to answer, and the pool rests after _MAX_FAILURES of them.
+            raise OSError("no Python interpreter to start a helper with (sys.executable)")
         env = dict(os.environ)
         # The helper imports shellfree from where this process did, installed or not.
         package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
