@@ -251,6 +251,26 @@ def test_without_a_known_interpreter_the_search_is_serial(isolated, caches, monk
     assert cache.pool.failures == 3 and cache.pool.states() == [None]
 
 
+def test_a_search_the_helper_cannot_open_is_searched_by_the_owner(isolated, caches):
+    # The helper opens the owner's search from its command line; when it cannot (here a flag
+    # it refuses), it says so, and the owner searches the files it was given.
+    cache = caches()
+    paths = [b"f%04d.txt" % i for i in range(600)]
+
+    class Files:
+        def walk(self, roots):
+            for path in paths:
+                yield Haystack(path, False)
+
+    got: list = []
+    thread = threading.Thread(target=lambda: got.extend(cache.pool.search(
+        [b"--no-such-flag", b"x"], str(isolated), Files(), None,
+        lambda haystack: ("owner", haystack.path))), daemon=True)
+    thread.start()
+    thread.join(timeout=60)
+    assert got == [("owner", path) for path in paths]
+
+
 def test_a_late_answer_does_not_confuse_the_state_query(isolated, caches):
     root = build_wide(isolated)
     cache = caches()
