@@ -5,7 +5,8 @@ searches, every warm search compared with the reference rg on the same tree.
 
 Each step makes one to five edits (rewrite in place, append, create, delete, rename a file,
 edit or create an ignore file, create, remove or move a directory), then searches the tree
-in process through one ``TreeCache(watch=True)`` kept across steps and runs ``rg --sort path``
+in process through one ``TreeCache(watch=True)`` kept across steps (with
+``--search-processes N``, shared with watched helper processes) and runs ``rg --sort path``
 with the same arguments; the two outputs must be identical. The tests
 (``tests/search/test_tree_watch.py``) hold each rule on small trees; this runs them together on a
 tree of thousands of directories, with the kernel's report queue at its real length.
@@ -24,6 +25,7 @@ import tempfile
 import time
 
 from benchmarks.speed.reference import clean_env, locate_reference
+from shellfree.engine.backends import InProcessBackend
 from shellfree.rgcli.run import run
 from shellfree.search.tree_cache import TreeCache
 
@@ -78,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tree", default=None, help="copy this directory instead of a corpus")
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--search-processes", type=int, default=1,
+                        help="share each search with N-1 watched helper processes (rgcli/pool.py)")
     options = parser.parse_args(argv)
     source = options.tree or os.path.join(os.path.dirname(__file__), "speed", "corpora", options.corpus)
     if not os.path.isdir(source):
@@ -90,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
         cache = TreeCache(watch=True)
         if not cache.watching:
             sys.exit(f"no watch here: {cache.watch_unavailable}")
+        if options.search_processes > 1:
+            InProcessBackend(cache, processes=options.search_processes)  # gives it a pool
         started, searches, edits = time.monotonic(), 0, {}
         for step in range(options.steps):
             for _ in range(rng.randint(1, 5)):
@@ -101,12 +107,17 @@ def main(argv: list[str] | None = None) -> int:
             expected = subprocess.run([rg, "--sort", "path", *query], cwd=root, capture_output=True,
                                       stdin=subprocess.DEVNULL, env=clean_env(), check=False)
             searches += 1
+            if cache.pool is not None and not any(cache.pool.states()):
+                print(f"step {step}: no helper process ran", file=sys.stderr)
+                return 1
             if (out.getvalue(), err.getvalue()) != (expected.stdout, expected.stderr):
                 print(f"step {step}: {' '.join(query)} differs from rg", file=sys.stderr)
                 return 1
         print(f"{searches}/{searches} warm watched searches identical to rg 15.1 after "
               f"{sum(edits.values())} edits ({', '.join(f'{k} {v}' for k, v in sorted(edits.items()))}); "
-              f"{options.tree or options.corpus + ' corpus'}, seed {options.seed}, {time.monotonic() - started:.0f} s")
+              f"{options.tree or options.corpus + ' corpus'}, seed {options.seed}, "
+              f"{options.search_processes} search process(es), {time.monotonic() - started:.0f} s")
+        cache.close()
     return 0
 
 

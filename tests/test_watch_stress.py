@@ -27,6 +27,14 @@ def test_watched_searches_agree_with_rg(small_tree, reference_rg, monkeypatch, c
     assert "25/25 warm watched searches identical" in capsys.readouterr().out
 
 
+def test_watched_searches_shared_with_a_helper_agree_with_rg(small_tree, reference_rg, monkeypatch,
+                                                             capsys):
+    monkeypatch.setenv("SHELLFREE_REFERENCE_RG", reference_rg)
+    argv = ["--tree", str(small_tree), "--steps", "25", "--seed", "4", "--search-processes", "2"]
+    assert watch_stress.main(argv) == 0
+    assert "25/25 warm watched searches identical" in capsys.readouterr().out
+
+
 def test_a_cache_that_ignores_the_reports_is_caught(small_tree, reference_rg, monkeypatch):
     monkeypatch.setenv("SHELLFREE_REFERENCE_RG", reference_rg)
 
