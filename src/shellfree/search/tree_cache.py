@@ -215,7 +215,7 @@ class TreeCache:
             raise ValueError("remembered_searches must be 0 or more")
         self.content_budget = content_budget
         self.remembered_searches = remembered_searches
-        self.clock = self._clock = clock
+        self._clock = clock
         self._lock = threading.Lock()
         self._listings: dict[tuple[bytes, bool], Listing] = {}
         self._rules: dict[tuple, tuple[tuple, bool, LoadedRules]] = {}
@@ -267,6 +267,11 @@ class TreeCache:
         except (OSError, AttributeError) as err:  # AttributeError: a libc without inotify
             self.watch_unavailable = f"no inotify instance: {err}"
             return None
+
+    @property
+    def clock(self) -> Callable[[], int]:
+        """The wall clock, in nanoseconds, that file timestamps are compared with."""
+        return self._clock
 
     @property
     def watching(self) -> bool:
