@@ -11,10 +11,15 @@ test_tree_cache, so that every file counts as settled and stays cached.
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
+import shellfree
 from shellfree import FileTools
 from shellfree.engine.backends import InProcessBackend
 from shellfree.rgcli import pool as pool_module
@@ -421,13 +426,27 @@ class TestWatchedHelpers:
         assert state["watching"] and state["watched_directories"] == 6
 
 
-def test_a_helper_imports_shellfree_from_where_the_owner_did(isolated, caches, monkeypatch):
-    # Not installed, only on sys.path: the helper is given the package's parent directory.
-    monkeypatch.delenv("PYTHONPATH", raising=False)
-    root = build_wide(isolated)
-    cache = caches()
-    agree(root, cache, "-n", "needle")
-    assert cache.pool.states()[0]["contents"] > 0
+def test_a_helper_imports_shellfree_from_where_the_owner_did(isolated):
+    # An owner that found shellfree on a path of its own (a copy here, not the installed
+    # package, not on PYTHONPATH) gives its helpers that path: both run the same code.
+    copy = isolated / "copy"
+    shutil.copytree(Path(shellfree.__file__).parent, copy / "shellfree",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    build_wide(isolated / "tree")
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "import shellfree\n"
+        "from shellfree import FileTools\n"
+        "with FileTools(sys.argv[2], search_processes=2) as tools:\n"
+        "    tools.search_files('needle', path='.')\n"
+        "    print(shellfree.__file__); print(tools.tree_cache.pool.states()[0]['package'])\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-c", script, str(copy), str(isolated / "tree")],
+                          capture_output=True, text=True, env=env, check=True, timeout=120)
+    owner_file, helper_package = done.stdout.split()
+    assert Path(owner_file).parent == copy / "shellfree"
+    assert Path(helper_package) == copy / "shellfree"
 
 
 def test_the_helpers_keep_the_owner_s_clock():

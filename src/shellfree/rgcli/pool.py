@@ -276,8 +276,9 @@ class SearchPool:
         _stop_all(self._helpers)
 
     def states(self) -> list[dict | None]:
-        """What each helper's tree cache holds (``TreeCache.state``), None for a helper not
-        running; waits for a search in another thread to end."""
+        """What each helper's tree cache holds (``TreeCache.state``) and the directory it
+        imported shellfree from (``package``); None for a helper not running. Waits for a
+        search in another thread to end."""
         states: list[dict | None] = []
         with self._lock:
             self._send_pending()

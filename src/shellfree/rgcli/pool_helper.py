@@ -87,6 +87,7 @@ def _serve(cache, serial: int, argv: list[bytes], cwd: str | None, inbox: _Inbox
     # The directory the owner's walk starts from, below which this helper's watch reaches
     # every directory it reads a file of (TreeCache.cover).
     top = os.fsencode(os.path.abspath(cwd if cwd is not None else os.getcwd())).rstrip(b"/") or b"/"
+    last_directory = None
     try:
         while True:
             frame = inbox.get()
@@ -109,7 +110,12 @@ def _serve(cache, serial: int, argv: list[bytes], cwd: str | None, inbox: _Inbox
                     break
                 haystack = Haystack(path[0], True) if path.__class__ is tuple else Haystack(path, False)
                 if cover is not None:
-                    cover(fs(haystack.path).rpartition(b"/")[0], top)
+                    # A batch runs in walk order: most files share the last one's directory,
+                    # which is covered already (reports are applied between searches only).
+                    directory = haystack.path.rpartition(b"/")[0]
+                    if directory != last_directory:
+                        cover(fs(haystack.path).rpartition(b"/")[0], top)
+                        last_directory = directory
                 results.append(_stored(evaluate(haystack, None)))
             else:
                 write_frame(stdout, (RESULTS, serial, results))
@@ -150,7 +156,8 @@ def main() -> int:
         elif kind == CLEAR:
             cache.clear()
         elif kind == STATE:
-            write_frame(stdout, (STATE, cache.state()))
+            package = os.path.dirname(os.path.abspath(sys.modules["shellfree"].__file__))
+            write_frame(stdout, (STATE, {**cache.state(), "package": package}))
         elif kind == SEARCH:
             if not _serve(cache, frame[1], frame[2], frame[3], inbox, stdout):
                 return 0
