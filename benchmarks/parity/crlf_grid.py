@@ -59,9 +59,13 @@ def grid_commands() -> list[list[str]]:
 PROBE_PIECES = [b"a", b"b", b"\r", b"\n", b"\r\n", b"\r\r\n"]
 PROBE_PATTERNS = ["(?m:$)", "(?m:^)", "(?m:^$)", "b(?m:$)", "(?m:^)b", ".(?m:$)", "(?m:$)|x",
                   "[^x](?m:$)", "(?m:^)[^x]", "(?m:^)(?m:$)", "a?(?m:$)", "(?m:^).*", ".*(?m:$)",
-                  "(?m:^[ab]*$)", "$", "^", "^$", r"(?m:\b$)", r"\A", r"(?m:$)\z"]
+                  "(?m:^[ab]*$)", "$", "^", "^$", r"(?m:\b$)", r"\A", r"(?m:$)\z", r"b\z",
+                  r"\Ab|a\z"]
+# Under -v the printer re-finds matches in each selected line too, after its own trim of the
+# line's terminator (-o, --column, -b, JSON): searcher.inverted_spans.
 PROBE_MODES = [["-o"], ["--json"], ["-c"], ["--count-matches"], ["-n", "-v"], ["-o", "-b"],
-               ["-n", "-A1"], ["-x", "-c"]]
+               ["-n", "-A1"], ["-x", "-c"], ["-v", "-o"], ["-v", "--json"],
+               ["-v", "-n", "--column"], ["-v", "-o", "-b", "-A1"]]
 
 
 def probe_case(rnd: random.Random) -> tuple[bytes, list[str]]:

@@ -38,7 +38,11 @@ PATTERNS = [["-w", ""], [r"\b{start-half}\("], [r"\b{start-half} "], [r"\b{end-h
             [r"\b{start-half}[(x]"], [r"\B(?:ab|x|q|\()"], ["-w", "e"], [r"\b{start-half}e"],
             [r"\b{start-half}é"], ["-w", r"q\?_fn"], [r"\b{start-half}ab\w*"],
             [r"(?:\bx|\(\b{end-half})"], [r"\b{start-half}\(?x"]]
-MODES = [["-c"], ["-n", "-v"], ["-o", "-b", "-n"], ["-n"], ["-n", "-C1"], ["--column", "-n"]]
+# The printer re-finds a line's matches (-o, --column, JSON) in -v's selected lines too, and,
+# under context options, in a buffer whose start the rolls move.
+MODES = [["-c"], ["-n", "-v"], ["-o", "-b", "-n"], ["-n"], ["-n", "-C1"], ["--column", "-n"],
+         ["-v", "-o", "-b", "-n"], ["-o", "-n", "-C1"], ["-v", "--column", "-n", "-A1"],
+         ["--json", "-B1"]]
 FILES = 200
 NAMED = 40  # files named on the command line (memory-mapped by rg), of the 200
 

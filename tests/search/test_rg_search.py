@@ -415,6 +415,19 @@ def test_first_read_and_line_checks_walked(isolated, reference_rg, name):
     same(reference_rg, args)
 
 
+# Under --crlf with \z the searcher checks "ab_true\n" with its bare "\n" (no match: -v selects
+# it) and the printer re-finds matches in it with the "\n" trimmed, so -o prints "true"
+# (content-parity case 50002568).
+@pytest.mark.parametrize("args", [
+    ["-o", "-n"], ["-n", "--column"], ["-o", "-b"], ["--json"], ["-o", "-C1"], ["-o", "-m1", "-A1"],
+    ["--json", "-m1", "-A2"],
+], ids=" ".join)
+def test_inverted_lines_are_re_found_with_the_printers_trim(isolated, reference_rg, args):
+    (isolated / "f.txt").write_bytes(b"ab_true\nx_true\r\nplain\nlast_true")
+    same(reference_rg, ["--crlf", "-v", *args, "-e", "true\\z", "f.txt"])
+    same(reference_rg, ["--crlf", "-v", *args, "-e", "true\\z"])
+
+
 # With \A or \z rg searches line by line and checks -m's limit before each line, not after a
 # fill: a limit reached on a fill's last line (here the 3-byte first read) reads the next
 # fill, and a NUL in it is seen (content-parity seed 12004645). -l stops at once; without the

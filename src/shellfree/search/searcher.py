@@ -826,6 +826,23 @@ class _Lines:
             spans.append((s - lead, e - lead))
         return tuple(spans)
 
+    def inverted_spans(self, ls: int, le: int) -> tuple[tuple[int, int], ...]:
+        """:meth:`line_spans` of a line selected under -v, which the searcher found no match in.
+
+        rg's printer re-finds matches in every line it is handed (-o, --column, JSON), -v's
+        too. It mostly finds none, but it sees a line otherwise than the searcher did in two
+        ways: under --crlf with \\A or \\z (searched line by line) the searcher takes only
+        a "\\r\\n" off, the printer a bare "\\n" as well, so ``rg --crlf -v -o 'true\\z'``
+        prints the "true" of "ab_true\\n" (content-parity case 50002568); and a word
+        assertion after UTF-8 continuation bytes at the line's start looks back past it in one
+        and not in the other (:meth:`_stray_lead`): ``rg -v -o '\\b{start-half}\\('``
+        prints the "(" of a line "\\xbd(" it selected. A line without the pattern's
+        required literals holds no match for either, and is not searched again."""
+        literals = self.literals
+        if literals and not any(self.buf.find(literal, ls, le) >= 0 for literal in literals):
+            return ()
+        return self.line_spans(ls, le)
+
     def bounds(self, pos: int) -> tuple[int, int]:
         """(start, end without terminator) of the line holding byte *pos*."""
         buf = self.buf
@@ -1091,11 +1108,13 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
             result.binary_after = refill.start
         else:
             result.bytes_searched = refill.consumed
-    if (context is not None and lines.text_anchors and config.submatches and not config.mmap
-            and not config.invert):
+    if (context is not None and config.submatches and not config.mmap
+            and (lines.text_anchors or _stray_match_line(stream, result.lines))):
         # The rolls keep the lines printed before each fill out of the buffer, so where a
-        # buffer starts (and \A holds when the printer re-finds a line's matches) depends on
-        # what was printed; printing depends only on which lines match: one search more.
+        # buffer starts (where \A holds, and where a word assertion at a line's stray
+        # continuation bytes cannot look back, when the printer re-finds a line's matches)
+        # depends on what was printed; printing depends only on which lines match: one
+        # search more.
         starts = _buffer_starts(stream, reads, context, _visited(result.lines, config))
         if any(line is not None and line.kind == "match" and line.offset in starts
                and line.offset > 0 for line in result.lines):
@@ -1133,6 +1152,13 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
     return result
 
 
+def _stray_match_line(stream: bytes, lines: list) -> bool:
+    """Whether a selected line past the first starts with a UTF-8 continuation byte (see
+    _Lines._stray_lead)."""
+    return any(line is not None and line.kind == "match" and line.offset > 0
+               and b"\x80" <= stream[line.offset : line.offset + 1] <= b"\xbf" for line in lines)
+
+
 def _search(
     stream: bytes, end: int, matcher: MatcherLike, config: SearchConfig, result: FileResult,
     reads: Reads = STREAMED, haystack_starts: frozenset[int] | None = None,
@@ -1166,9 +1192,10 @@ def _search(
     lines.reads = reads
     lines.read_as(config)
     lines._haystack_starts = haystack_starts
-    if lines.text_anchors and config.submatches and not config.mmap:
+    if config.submatches and not config.mmap:
         if not config.before_context and not config.after_context:
-            lines.buffer_starts = _buffer_starts(stream, reads)
+            if lines.text_anchors:
+                lines.buffer_starts = _buffer_starts(stream, reads)
         elif buffer_starts is not None:
             lines.buffer_starts = buffer_starts
     _search_lines(lines, config, result)
@@ -1649,6 +1676,8 @@ def _replay_inverted(stream: bytes, nul: int, matcher: MatcherLike, config: Sear
             # A context line holds matches; so does a line the regex matches that rg took
             # for selected, and the printer finds them.
             spans = lines.line_spans(start, stop, alone=kind == "context")
+        elif config.submatches:
+            spans = lines.inverted_spans(start, stop)
         line_no += count(b"\n", counted_to, start)
         counted_to = start
         result.lines.append(Line(kind, line_no, start, buf[start:end], spans))
@@ -1719,11 +1748,15 @@ def _emit(lines: _Lines, selected, config, result) -> None:
         # case and runs once per printed line, so it avoids the closures below.
         append, count = result.lines.append, buf.count
         want_spans = config.submatches and not config.invert
+        inverted_spans = lines.inverted_spans if config.submatches and config.invert else None
         line_no, counted_to = 1, 0
         for ls, le in selected:
             line_no += count(b"\n", counted_to, ls)
             counted_to = ls
-            spans = lines.line_spans(ls, le) if want_spans else ()
+            if want_spans:
+                spans = lines.line_spans(ls, le)
+            else:
+                spans = () if inverted_spans is None else inverted_spans(ls, le)
             append(Line("match", line_no, ls, buf[ls : le + 1 if le < end else le], spans))
         return
     line_no = 1
@@ -1742,6 +1775,8 @@ def _emit(lines: _Lines, selected, config, result) -> None:
             spans = ()
             if config.submatches and (kind == "match") != config.invert:
                 spans = lines.line_spans(ls, le, alone=kind == "context")
+            elif config.submatches and kind == "match":
+                spans = lines.inverted_spans(ls, le)
         stop = le + 1 if le < end else le
         result.lines.append(Line(kind, number_at(ls), ls, buf[ls:stop], spans))
         last_printed_end = le + 1
