@@ -112,15 +112,10 @@ class TestResult:
 
     def test_verification_mismatch(self, ft, root, monkeypatch):
         (root / "f.txt").write_text("abc\n")
-        real = patch_replace_module.open_for_edit
-        calls = []
-
-        def stale_read(path):
-            calls.append(path)
-            return real(path) if len(calls) == 1 else real(str(root / "other.txt"))
-
         (root / "other.txt").write_text("something else entirely\n")
-        monkeypatch.setattr(patch_replace_module, "open_for_edit", stale_read)
+        real = patch_replace_module.read_back
+        monkeypatch.setattr(patch_replace_module, "read_back",
+                            lambda path: real(str(root / "other.txt")))
         path = str(root / "f.txt")
         assert patch(ft, path="f.txt", old_string="abc", new_string="abd")["error"] == (
             f"Post-write verification failed for {path}: on-disk content differs from intended "
@@ -129,15 +124,11 @@ class TestResult:
 
     def test_reread_failure(self, ft, root, monkeypatch):
         (root / "f.txt").write_text("abc\n")
-        real, calls = patch_replace_module.open_for_edit, []
 
         def vanish(path):
-            calls.append(path)
-            if len(calls) > 1:
-                raise FileNotFoundError(path)
-            return real(path)
+            raise FileNotFoundError(path)
 
-        monkeypatch.setattr(patch_replace_module, "open_for_edit", vanish)
+        monkeypatch.setattr(patch_replace_module, "read_back", vanish)
         assert patch(ft, path="f.txt", old_string="abc", new_string="abd")["error"] == (
             f"Post-write verification failed: could not re-read {root / 'f.txt'}")
 
@@ -270,6 +261,13 @@ class TestBytesOutsideTheEditUnchanged:
         result = patch(ft, path="f.txt", old_string="café", new_string="café ☃")
         assert result["error"].startswith("Failed to write changes: Refusing to write ")
         assert (root / "f.txt").read_bytes() == original
+
+    def test_a_legacy_file_is_verified_in_the_encoding_it_was_written_in(self, ft, root):
+        # Sniffed again, the edited bytes read as cp1257, and the patch, which persisted, was
+        # reported as lost (found by test_patch_replace_property.py).
+        text = "Größe: 5 €, Café au lait, naïve Übergröße, déjà vu\nK;K"
+        self.check(ft, root, text.encode("cp1252"), "Grö", "K€.",
+                   text.replace("Grö", "K€.").encode("cp1252"))
 
     def test_undecodable_bytes_survive(self, ft, root):
         self.check(ft, root, b"ok\nbad \xff\xfe here\nend\n", "end", "END",

@@ -13,12 +13,12 @@ from shellfree.engine.fuzzy_hints import closest_sections
 from shellfree.engine.fuzzy_match import fuzzy_find_and_replace, is_already_applied
 from shellfree.engine.patch_outcome import PatchOutcome, failure
 from shellfree.engine.patch_text import EditableFile, NotRoundTrip, unified_diff
-from shellfree.engine.write_encoding import normalize_line_endings
+from shellfree.engine.write_encoding import TextFormat, normalize_line_endings
 from shellfree.engine.write_lint import lint_delta
 from shellfree.engine.write_pipeline import WriteRefused, commit_write, prepare_write
 from shellfree.engine.write_policy import WritePolicy
 
-__all__ = ["no_match_error", "open_for_edit", "patch_replace", "verify_persisted"]
+__all__ = ["no_match_error", "open_for_edit", "patch_replace", "read_back", "verify_persisted"]
 
 
 def open_for_edit(path: str) -> EditableFile:
@@ -39,12 +39,22 @@ def no_match_error(error: str | None, count: int, path: str, old_string: str, vi
     return text
 
 
-def verify_persisted(path: str, intended: str) -> str | None:
+def read_back(path: str) -> bytes:
+    """The bytes of *path* (through a symlink) as a write left them."""
+    with open(write_target(path), "rb") as handle:
+        return handle.read()
+
+
+def verify_persisted(path: str, intended: str, fmt: TextFormat) -> str | None:
     """§4.3 step 8: re-read *path* and compare it with *intended*, BOM removed and line endings
-    normalised; returns the error text, or None when the patch persisted."""
+    normalised; returns the error text, or None when the patch persisted.
+
+    The bytes read back are decoded as they were encoded (*fmt*), not sniffed again: a legacy
+    code page is guessed from the text, and the edit can change the guess (a cp1252 file whose
+    "Grö" became "K€." reads as cp1257), which would report a patch that persisted as lost."""
     try:
-        on_disk = open_for_edit(path).text
-    except (OSError, NotRoundTrip):
+        on_disk = fmt.decode(read_back(path))
+    except (OSError, UnicodeError):
         return messages.PATCH_REREAD_FAILED.format(path=path)
     wrote = normalize_line_endings(intended, "\n").replace("\r", "\n")
     read = normalize_line_endings(on_disk, "\n").replace("\r", "\n")
@@ -89,7 +99,7 @@ def write_patched(path: str, current: EditableFile, new_text: str, policy: Write
     except (AtomicWriteError, OSError) as error:
         return failure(messages.PATCH_WRITE_FAILED.format(
             error=messages.WRITE_FAILED.format(output=str(error))))
-    problem = verify_persisted(path, new_text)
+    problem = verify_persisted(path, new_text, current.format)
     if problem is not None:
         return failure(problem)
     lint = lint_delta(path, new_text, current.text)
