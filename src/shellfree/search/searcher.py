@@ -657,8 +657,10 @@ class _Lines:
         # A candidate line longer than this (terminator included) is not confirmed (see
         # literal_line_spans); rg's --max-columns 0 is no limit.
         self.longest = longest or end + 1
-        # Offsets where rg's line buffer starts (see _buffer_starts), for \A patterns whose
-        # matches the printer re-finds; empty otherwise.
+        # Offsets where rg's line buffer starts (see _buffer_starts), where the printer
+        # re-finding a line's matches sees nothing before the line: for \A patterns, and under
+        # context options for any (a word assertion at stray continuation bytes); empty
+        # otherwise.
         self.buffer_starts: frozenset[int] = frozenset()
         # How rg's reads hand the stream to its line buffer (see Reads).
         self.reads = STREAMED
@@ -1193,11 +1195,11 @@ def _search(
     lines.read_as(config)
     lines._haystack_starts = haystack_starts
     if config.submatches and not config.mmap:
-        if not config.before_context and not config.after_context:
-            if lines.text_anchors:
-                lines.buffer_starts = _buffer_starts(stream, reads)
-        elif buffer_starts is not None:
-            lines.buffer_starts = buffer_starts
+        if config.before_context or config.after_context:
+            if buffer_starts is not None:  # what the rolls left, given by search_bytes
+                lines.buffer_starts = buffer_starts
+        elif lines.text_anchors:
+            lines.buffer_starts = _buffer_starts(stream, reads)
     _search_lines(lines, config, result)
     return lines
 
