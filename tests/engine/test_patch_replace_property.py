@@ -1,7 +1,8 @@
 """Replace-mode patches are byte-faithful, for any file: replacing text that occurs once, within
 one line, changes those bytes and no others (line endings, mixed or not, a byte-order mark, a
 missing final newline, the encoding: UTF-8, UTF-16 with a mark, cp1252), and text that does
-not occur leaves the file as it was. The example-based cases are in test_patch_replace.py."""
+not occur leaves the file as it was (a failure, or an "already applied" no-op). The
+example-based cases are in test_patch_replace.py."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, example, given, settings, strategies as st
 
 from shellfree import FileTools
 from shellfree.engine.write_encoding import sniff_format
@@ -46,7 +47,7 @@ def _files(draw):
     old = line[start:stop]
     assume(old.strip() and text.count(old) == 1)
     new = draw(_line)
-    assume(new != old and new not in text)  # else an "already applied" no-op
+    assume(new != old)
     return text, encoding, old, new
 
 
@@ -63,6 +64,9 @@ def _patch(text: str, encoding: str, old: str, new: str) -> tuple[dict, bytes, b
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.filter_too_much])
 @given(case=_files())
+# Once verified by a fresh guess of the code page, which the edit turned into cp1257.
+@example(case=("Größe: 5 €, Café au lait, naïve Übergröße, déjà vu\nK;K", "cp1252", "Grö",
+               "K€."))
 def test_a_unique_replacement_changes_those_bytes_and_no_others(case):
     text, encoding, old, new = case
     # A legacy code page is a guess, and it misses some of these files (mac_latin2): the
@@ -89,5 +93,7 @@ def _guessed(data: bytes) -> str:
 def test_text_that_does_not_occur_leaves_the_file_as_it_was(case, missing):
     text, encoding, _, new = case
     result, before, after = _patch(text, encoding, missing, new)
-    assert result.get("success") is not True, result
+    # A failure, or, when the file holds a substantial new text already, an "already
+    # applied" no-op.
+    assert result.get("success") is not True or result.get("no_change") is True, result
     assert after == before
