@@ -113,9 +113,13 @@ class TestResult:
     def test_verification_mismatch(self, ft, root, monkeypatch):
         (root / "f.txt").write_text("abc\n")
         (root / "other.txt").write_text("something else entirely\n")
-        real = patch_replace_module.read_back
-        monkeypatch.setattr(patch_replace_module, "read_back",
-                            lambda path: real(str(root / "other.txt")))
+        real, calls = patch_replace_module.read_back, []
+
+        def stale_read(path):  # the second read, after the write, finds other bytes
+            calls.append(path)
+            return real(path) if len(calls) == 1 else real(str(root / "other.txt"))
+
+        monkeypatch.setattr(patch_replace_module, "read_back", stale_read)
         path = str(root / "f.txt")
         assert patch(ft, path="f.txt", old_string="abc", new_string="abd")["error"] == (
             f"Post-write verification failed for {path}: on-disk content differs from intended "
@@ -125,8 +129,13 @@ class TestResult:
     def test_reread_failure(self, ft, root, monkeypatch):
         (root / "f.txt").write_text("abc\n")
 
-        def vanish(path):
-            raise FileNotFoundError(path)
+        real, calls = patch_replace_module.read_back, []
+
+        def vanish(path):  # gone after the write
+            calls.append(path)
+            if len(calls) > 1:
+                raise FileNotFoundError(path)
+            return real(path)
 
         monkeypatch.setattr(patch_replace_module, "read_back", vanish)
         assert patch(ft, path="f.txt", old_string="abc", new_string="abd")["error"] == (

@@ -24,8 +24,7 @@ __all__ = ["no_match_error", "open_for_edit", "patch_replace", "read_back", "ver
 def open_for_edit(path: str) -> EditableFile:
     """Reads *path* (through a symlink) for editing; raises ``OSError`` or
     :class:`~shellfree.engine.patch_text.NotRoundTrip`."""
-    with open(write_target(path), "rb") as handle:
-        return EditableFile.from_bytes(handle.read())
+    return EditableFile.from_bytes(read_back(path))
 
 
 def no_match_error(error: str | None, count: int, path: str, old_string: str, view: str) -> str:
@@ -40,7 +39,7 @@ def no_match_error(error: str | None, count: int, path: str, old_string: str, vi
 
 
 def read_back(path: str) -> bytes:
-    """The bytes of *path* (through a symlink) as a write left them."""
+    """The bytes of *path* (through a symlink)."""
     with open(write_target(path), "rb") as handle:
         return handle.read()
 
