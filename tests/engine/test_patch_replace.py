@@ -115,9 +115,9 @@ class TestResult:
         (root / "other.txt").write_text("something else entirely\n")
         real, calls = patch_replace_module.read_back, []
 
-        def stale_read(path):  # the second read, after the write, finds other bytes
+        def stale_read(path):  # the read after the write finds other bytes
             calls.append(path)
-            return real(path) if len(calls) == 1 else real(str(root / "other.txt"))
+            return real(str(root / "other.txt"))
 
         monkeypatch.setattr(patch_replace_module, "read_back", stale_read)
         path = str(root / "f.txt")
@@ -125,21 +125,18 @@ class TestResult:
             f"Post-write verification failed for {path}: on-disk content differs from intended "
             "write (wrote 4 chars, read back 24 chars after normalizing line endings). The patch "
             "did not persist. Re-read the file and try again.")
+        assert calls == [path]  # once, after the write: the read for the edit is another
 
     def test_reread_failure(self, ft, root, monkeypatch):
         (root / "f.txt").write_text("abc\n")
 
-        real, calls = patch_replace_module.read_back, []
-
         def vanish(path):  # gone after the write
-            calls.append(path)
-            if len(calls) > 1:
-                raise FileNotFoundError(path)
-            return real(path)
+            raise FileNotFoundError(path)
 
         monkeypatch.setattr(patch_replace_module, "read_back", vanish)
         assert patch(ft, path="f.txt", old_string="abc", new_string="abd")["error"] == (
             f"Post-write verification failed: could not re-read {root / 'f.txt'}")
+        assert (root / "f.txt").read_text() == "abd\n"  # the edit was read and written
 
 
 class TestMissHints:
@@ -315,7 +312,7 @@ class TestRareMessages:
 
         (root / "sj.txt").write_bytes(b"x")
 
-        def refuse(path):
+        def refuse(path, code_page=None):
             raise NotRoundTrip("shift_jis")
 
         monkeypatch.setattr(patch_replace_module, "open_for_edit", refuse)

@@ -18,6 +18,7 @@ from shellfree.engine.envelope import dumps, tool_error
 from shellfree.engine.patch_outcome import PatchOutcome, failure
 from shellfree.engine.patch_replace import patch_replace
 from shellfree.engine.path_locks import lock_paths
+from shellfree.engine.read_tracking import CodePageLookup
 from shellfree.engine.v4a_apply import apply_plan
 from shellfree.engine.v4a_parser import V4AOperation, V4AParseError, header_paths, parse_v4a
 from shellfree.engine.v4a_plan import plan_v4a
@@ -79,9 +80,10 @@ def patch(tools: FileTools, mode: Any, path: Any, old_string: Any, new_string: A
         warnings = [w for w in (first_warning(tools.root, tools.state, t) for t in targets) if w]
         if mode == "replace":
             outcome = _replace(targets, path, old_string, new_string, replace_all, policy,
-                               exclusive)
+                               exclusive, tools.state.known_code_page)
         elif mode == "patch":
-            outcome = _v4a(operations, patch_text, policy, exclusive)
+            outcome = _v4a(operations, patch_text, policy, exclusive,
+                           tools.state.known_code_page)
         else:
             return tool_error(messages.PATCH_UNKNOWN_MODE.format(mode=mode))
     if isinstance(outcome, str):
@@ -133,7 +135,8 @@ def _operation_targets(operations: list[V4AOperation],
 
 
 def _replace(targets: list[WriteTarget], path: str | None, old_string: Any, new_string: Any,
-             replace_all: Any, policy: WritePolicy, exclusive: bool) -> PatchOutcome | str:
+             replace_all: Any, policy: WritePolicy, exclusive: bool,
+             known: CodePageLookup) -> PatchOutcome | str:
     if not path:
         return tool_error(messages.PATCH_PATH_REQUIRED)
     if old_string is None or new_string is None:
@@ -147,11 +150,12 @@ def _replace(targets: list[WriteTarget], path: str | None, old_string: Any, new_
     if refusal is not None:
         return tool_error(refusal)
     return patch_replace(targets[0].resolved, old_string, new_string, _as_bool(replace_all),
-                         policy, exclusive=exclusive)
+                         policy, exclusive=exclusive,
+                         code_page=known(targets[0].resolved))
 
 
 def _v4a(operations: list[V4AOperation] | None, patch_text: Any, policy: WritePolicy,
-         exclusive: bool) -> PatchOutcome | str:
+         exclusive: bool, known: CodePageLookup) -> PatchOutcome | str:
     if not isinstance(patch_text, str) and patch_text:
         return tool_error(messages.PATCH_NOT_A_STRING.format(
             name="patch", type_name=type(patch_text).__name__))
@@ -168,7 +172,7 @@ def _v4a(operations: list[V4AOperation] | None, patch_text: Any, policy: WritePo
             refusal = display_text_error(added)
             if refusal is not None:
                 return tool_error(refusal)
-    plan, errors = plan_v4a(operations, policy)
+    plan, errors = plan_v4a(operations, policy, known)
     if errors:
         bullets = "\n".join(messages.V4A_BULLET.format(error=e) for e in errors)
         return failure(messages.V4A_VALIDATION_FAILED.format(errors=bullets))
@@ -191,6 +195,9 @@ def _respond(tools: FileTools, mode: str, path: str | None, targets: list[WriteT
         for written, version in outcome.versions.items():
             if version is not None:  # patch refreshes the read stamp, never grants a baseline
                 state.record_read_version(written, version)
+                code_page = outcome.code_pages.get(written)
+                if code_page is not None:
+                    state.record_code_page(written, version, code_page)
         with state.lock:
             for target in resolved:
                 state.edits.clear_misses(target)

@@ -14,8 +14,9 @@ __all__ = ["PatchOutcome"]
 class PatchOutcome:
     """What a patch did. *lint* is one lint dict (replace mode) or ``{path: lint dict}`` (V4A).
     *rolled_back* (shellfree's own) says a failed V4A apply restored every file it had changed.
-    *versions* maps each written real path to its verified version (None when unverified), for
-    the task's bookkeeping; it is not part of the JSON."""
+    *versions* maps each written real path to its verified version (None when unverified), and
+    *code_pages* each one written in a legacy code page to that code page, for the task's
+    bookkeeping; neither is part of the JSON."""
 
     success: bool
     no_change: bool = False
@@ -28,6 +29,7 @@ class PatchOutcome:
     error: str | None = None
     rolled_back: bool = False
     versions: dict[str, StatKey | None] = field(default_factory=dict, compare=False)
+    code_pages: dict[str, str] = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """``success`` always; ``no_change`` and ``note`` when set; then, only when truthy,

@@ -7,24 +7,30 @@ line endings, BOM, encoding and every other byte of the file stay as they were.
 
 from __future__ import annotations
 
+import os
+
 from shellfree.engine import messages
 from shellfree.engine.atomic_write import AtomicWriteError, write_target
 from shellfree.engine.fuzzy_hints import closest_sections
 from shellfree.engine.fuzzy_match import fuzzy_find_and_replace, is_already_applied
 from shellfree.engine.patch_outcome import PatchOutcome, failure
 from shellfree.engine.patch_text import EditableFile, NotRoundTrip, unified_diff
+from shellfree.engine.read_tracking import KnownCodePage, StatKey, stat_key
 from shellfree.engine.write_encoding import TextFormat, normalize_line_endings
 from shellfree.engine.write_lint import lint_delta
 from shellfree.engine.write_pipeline import WriteRefused, commit_write, prepare_write
 from shellfree.engine.write_policy import WritePolicy
 
-__all__ = ["no_match_error", "open_for_edit", "patch_replace", "read_back", "verify_persisted"]
+__all__ = ["no_match_error", "open_for_edit", "patch_replace", "read_back", "read_versioned",
+           "verify_persisted"]
 
 
-def open_for_edit(path: str) -> EditableFile:
-    """Reads *path* (through a symlink) for editing; raises ``OSError`` or
+def open_for_edit(path: str, code_page: KnownCodePage | None = None) -> EditableFile:
+    """Reads *path* (through a symlink) for editing, in *code_page* if the file is still at
+    the version the task knew it in; raises ``OSError`` or
     :class:`~shellfree.engine.patch_text.NotRoundTrip`."""
-    return EditableFile.from_bytes(read_back(path))
+    raw, version = read_versioned(path)
+    return EditableFile.from_bytes(raw, code_page.at(version) if code_page is not None else None)
 
 
 def no_match_error(error: str | None, count: int, path: str, old_string: str, view: str) -> str:
@@ -38,10 +44,16 @@ def no_match_error(error: str | None, count: int, path: str, old_string: str, vi
     return text
 
 
-def read_back(path: str) -> bytes:
-    """The bytes of *path* (through a symlink)."""
+def read_versioned(path: str) -> tuple[bytes, StatKey]:
+    """The bytes of *path* (through a symlink) and the version they were read at."""
     with open(write_target(path), "rb") as handle:
-        return handle.read()
+        version = stat_key(os.fstat(handle.fileno()))
+        return handle.read(), version
+
+
+def read_back(path: str) -> bytes:
+    """The bytes of *path* (through a symlink), to verify a write."""
+    return read_versioned(path)[0]
 
 
 def verify_persisted(path: str, intended: str, fmt: TextFormat) -> str | None:
@@ -63,13 +75,15 @@ def verify_persisted(path: str, intended: str, fmt: TextFormat) -> str | None:
 
 
 def patch_replace(path: str, old_string: str, new_string: str, replace_all: bool,
-                  policy: WritePolicy, *, exclusive: bool) -> PatchOutcome:
-    """Replaces *old_string* by *new_string* in the file at *path* (absolute, real)."""
+                  policy: WritePolicy, *, exclusive: bool,
+                  code_page: KnownCodePage | None = None) -> PatchOutcome:
+    """Replaces *old_string* by *new_string* in the file at *path* (absolute, real);
+    *code_page* is what the task knows of the file's legacy code page."""
     denied = policy.write_denied_error(path)
     if denied is not None:
         return failure(denied)
     try:
-        current = open_for_edit(path)
+        current = open_for_edit(path, code_page)
     except NotRoundTrip as error:
         return failure(messages.PATCH_NOT_ROUND_TRIP.format(path=path, encoding=error.encoding))
     except OSError:
@@ -102,6 +116,8 @@ def write_patched(path: str, current: EditableFile, new_text: str, policy: Write
     if problem is not None:
         return failure(problem)
     lint = lint_delta(path, new_text, current.text)
+    code_page = current.format.code_page
     return PatchOutcome(
         True, diff=unified_diff(current.text, new_text, path), files_modified=(path,),
-        lint=lint.to_dict(), versions={written.target: written.version})
+        lint=lint.to_dict(), versions={written.target: written.version},
+        code_pages={written.target: code_page} if code_page else {})

@@ -52,10 +52,11 @@ class EditableFile:
         self._crlf_at = tuple(positions)
 
     @classmethod
-    def from_bytes(cls, raw: bytes) -> EditableFile:
-        """Decodes *raw*; raises :class:`NotRoundTrip` when an edit could not keep the rest of
-        the bytes unchanged."""
-        fmt = sniff_format(raw)
+    def from_bytes(cls, raw: bytes, code_page: str | None = None) -> EditableFile:
+        """Decodes *raw* (in *code_page* when the task knows these bytes to be in that legacy
+        code page, see :func:`~shellfree.engine.write_encoding.sniff_format`); raises
+        :class:`NotRoundTrip` when an edit could not keep the rest of the bytes unchanged."""
+        fmt = sniff_format(raw, code_page)
         if not fmt.round_trips(raw):
             raise NotRoundTrip(fmt.encoding)
         return cls(raw, fmt, fmt.decode(raw))

@@ -105,11 +105,15 @@ def utf16_encoding(sample: bytes) -> str | None:
     return None
 
 
-def classify(sample: bytes, more: Callable[[], bytes]) -> TextEncoding | None:
+def classify(sample: bytes, more: Callable[[], bytes],
+             code_page: str | None = None) -> TextEncoding | None:
     """The encoding of a file whose first bytes are *sample*, or None if it is binary.
 
     *more* returns a longer start of the file (up to :data:`DETECTION_BYTES`) for
     charset-normalizer; it is called only when the sample is neither UTF-8 nor UTF-16.
+    *code_page* is the legacy code page the task already knows these bytes to be in (it was
+    shown them, or wrote them, in it): it stands in for the guess, and for the lines that are
+    not UTF-8 in a file that starts as UTF-8.
 
     EDGE CASE: Hermes calls every non-UTF-8 file binary (§2.4: "Latin-1 text is binary").
     shellfree shows it when charset-normalizer names an encoding, the sample has no NUL and
@@ -118,6 +122,8 @@ def classify(sample: bytes, more: Callable[[], bytes]) -> TextEncoding | None:
     for bom, name in _BOMS:
         if sample.startswith(bom):
             return TextEncoding(name, utf16=True)
+    if code_page is not None:
+        return TextEncoding(code_page)
     if not looks_binary(sample):
         return UTF8
     utf16 = utf16_encoding(sample)

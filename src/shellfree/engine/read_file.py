@@ -129,7 +129,8 @@ def _read(call: ReadCall) -> str:
     """The real read and its post-processing (§2.2 steps 11–12, §2.6)."""
     state = call.tools.state
     result = read_page(call.resolved, call.offset, call.limit,
-                       max_line_length=call.limits.max_line_length)
+                       max_line_length=call.limits.max_line_length,
+                       code_page=state.known_code_page(call.resolved))
     payload = result.to_dict()
     if result.not_found:
         text = dumps(payload)
@@ -167,6 +168,8 @@ def _record(call: ReadCall, result: ReadResult, kept: int | None, clean: bool) -
         # A unicode-variant read (§2.5) is not stored under the requested path's key.
         state.read_dedup.record((real, call.offset, call.limit), result.version)
     state.read_stamps.record(real, result.version)
+    if result.code_page is not None:
+        state.code_pages.record(real, result.version, result.code_page)
     if not clean:
         state.full_reads.revoke(real)
         return

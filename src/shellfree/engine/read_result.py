@@ -67,6 +67,14 @@ class ReadResult:
     clamped: bool = False
 
     @property
+    def code_page(self) -> str | None:
+        """The legacy code page the page's non-UTF-8 lines were decoded with, or None (UTF-8
+        throughout, or a UTF-16 file)."""
+        if self.encoding is None or self.encoding.startswith("utf-16"):
+            return None
+        return self.encoding
+
+    @property
     def not_found(self) -> bool:
         """Whether this is the "File not found" result (§2.5)."""
         return self.error is not None and self.error.startswith(NOT_FOUND_PREFIX)

@@ -36,7 +36,7 @@ from shellfree.engine.read_guards import IMAGE_EXTENSIONS, has_binary_extension,
 from shellfree.engine.read_recovery import similar_files, unicode_variant
 from shellfree.engine.read_result import MAX_LINE_LENGTH, ReadResult, number_lines
 from shellfree.engine.read_stream import CHUNK_SIZE, Window, stream_bytes_window, stream_text_window
-from shellfree.engine.read_tracking import stat_key
+from shellfree.engine.read_tracking import KnownCodePage, stat_key
 
 __all__ = ["read_page"]
 
@@ -49,8 +49,12 @@ nothing for a file on disk, and a procfs file that would block (``/proc/kmsg``) 
 
 
 def read_page(path: str, offset: int, limit: int, *, max_line_length: int = MAX_LINE_LENGTH,
-              chunk_size: int = CHUNK_SIZE) -> ReadResult:
+              chunk_size: int = CHUNK_SIZE, code_page: KnownCodePage | None = None) -> ReadResult:
     """Lines *offset*..*offset+limit-1* of the file at absolute *path*, numbered.
+
+    *code_page* is the legacy code page the task knows the file to be in at one version (see
+    :class:`~shellfree.engine.read_tracking.KnownCodePages`); it is used if the file is still
+    at that version.
 
     Never raises for a file problem: a missing file, a special file, a binary file or an
     I/O error is a result with ``error`` set.
@@ -75,7 +79,7 @@ def read_page(path: str, offset: int, limit: int, *, max_line_length: int = MAX_
     try:
         with open(fd, "rb", buffering=0, closefd=True) as raw:
             return _read_open_file(path, _Reader(raw), offset, limit, max_line_length,
-                                   chunk_size)
+                                   chunk_size, code_page)
     except OSError as error:
         return ReadResult(error=messages.READ_FAILED.format(detail=error))
 
@@ -100,7 +104,8 @@ class _Reader:
 
 
 def _read_open_file(path: str, handle: _Reader, offset: int, limit: int,
-                    max_line_length: int, chunk_size: int) -> ReadResult:
+                    max_line_length: int, chunk_size: int,
+                    code_page: KnownCodePage | None) -> ReadResult:
     before = os.fstat(handle.fileno())
     if not stat.S_ISREG(before.st_mode):
         return ReadResult(error=messages.READ_NOT_REGULAR.format(path=path))
@@ -110,7 +115,8 @@ def _read_open_file(path: str, handle: _Reader, offset: int, limit: int,
         handle.seek(0)
         return handle.read(DETECTION_BYTES)
 
-    encoding = None if has_binary_extension(path) else classify(sample, more)
+    known = code_page.at(stat_key(before)) if code_page is not None else None
+    encoding = None if has_binary_extension(path) else classify(sample, more, known)
     if encoding is None:
         size = before.st_size or len(sample)
         return ReadResult(is_binary=True, file_size=size, error=messages.READ_BINARY_FILE.format(

@@ -4,7 +4,9 @@ files it has seen in full.
 :class:`ReadDedup` decides when an identical read_file call gets the "unchanged" stub instead
 of the content again (§6.3). :class:`FullReadLedger` records which files the task has seen
 completely, at which version, so write_file's stale-overwrite blocker (§3.5) can refuse to
-overwrite a file the task never saw whole. Both hang off
+overwrite a file the task never saw whole. :class:`KnownCodePages` remembers the legacy code
+page the task was shown or wrote each file in, so every later read, patch and write of that
+version uses it instead of guessing again. All hang off
 :class:`~shellfree.engine.state.TaskState`; callers hold its lock.
 
 A file's *version* is its :data:`StatKey` — ``(st_dev, st_ino, st_size, st_mtime_ns,
@@ -17,9 +19,20 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from typing import Tuple
+from dataclasses import dataclass
+from typing import Callable, Optional, Tuple
 
-__all__ = ["FullReadLedger", "ReadDedup", "ReadStamps", "StatKey", "canonical_path", "stat_key"]
+__all__ = [
+    "CodePageLookup",
+    "FullReadLedger",
+    "KnownCodePage",
+    "KnownCodePages",
+    "ReadDedup",
+    "ReadStamps",
+    "StatKey",
+    "canonical_path",
+    "stat_key",
+]
 
 StatKey = Tuple[int, int, int, int, int]
 """``(st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)`` of a file: its version."""
@@ -117,6 +130,47 @@ class ReadStamps:
     def get(self, path: str) -> StatKey | None:
         """The version of canonical *path* when the task last read it, or None if never."""
         return self._versions.get(path)
+
+
+@dataclass(frozen=True, slots=True)
+class KnownCodePage:
+    """The legacy code page (*name*, a Python codec) a file was in at *version*."""
+
+    version: StatKey
+    name: str
+
+    def at(self, version: StatKey) -> str | None:
+        """The code page, if the file is still at the version it was known at; else None."""
+        return self.name if version == self.version else None
+
+
+CodePageLookup = Callable[[str], Optional[KnownCodePage]]
+"""What a task knows of a path's legacy code page (``TaskState.known_code_page``)."""
+
+
+class KnownCodePages:
+    """The legacy code page the task last saw or wrote each file in, with that version.
+
+    A code page is a guess (charset-normalizer's, from the text), and the guess moves with the
+    text: a cp1252 file whose ``Grö`` a patch turns into ``K€.`` is guessed as cp1257, which
+    shows ``naïve`` as ``naļve`` and would store a new ``ß`` as the wrong byte. A version the
+    task read or wrote is in a code page it knows, so read_file, patch and write_file use that
+    one for it; a file changed since is guessed afresh.
+    """
+
+    def __init__(self) -> None:
+        self._known: OrderedDict[str, KnownCodePage] = OrderedDict()
+
+    def record(self, path: str, version: StatKey, name: str) -> None:
+        """Canonical *path* was shown or written in code page *name* at *version*."""
+        _put(self._known, path, KnownCodePage(version, name), DEDUP_CAP)
+
+    def get(self, path: str) -> KnownCodePage | None:
+        """What is known of canonical *path*'s code page, or None."""
+        return self._known.get(path)
+
+    def __len__(self) -> int:
+        return len(self._known)
 
 
 class _Coverage:

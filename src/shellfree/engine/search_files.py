@@ -66,7 +66,7 @@ def search_files(
     if cached is not None:
         return cached
 
-    result = runner.search(request)
+    result = runner.search(request, state.known_code_page)
     result, omitted = _without_denied(result, policy, runner.root)
     result = _redacted(result, policy, runner.root)
     if result.error and result.error.startswith(NOT_FOUND_PREFIX):

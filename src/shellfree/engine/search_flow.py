@@ -13,6 +13,7 @@ from typing import Sequence
 
 from shellfree.engine import messages
 from shellfree.engine.backends import Backend, RgRun
+from shellfree.engine.read_tracking import CodePageLookup
 from shellfree.engine.results import SearchResult
 from shellfree.engine.rg_commands import (
     content_command,
@@ -63,8 +64,10 @@ class SearchRunner:
         return self.backend.run(argv, self.root, max_lines=self.limits.max_result_lines,
                                 max_bytes=self.limits.max_result_bytes, timeout=timeout)
 
-    def search(self, request: SearchRequest) -> SearchResult:
-        """Hermes ``file_ops.search`` (§5.3)."""
+    def search(self, request: SearchRequest,
+               known: CodePageLookup = lambda path: None) -> SearchResult:
+        """Hermes ``file_ops.search`` (§5.3); *known* tells the legacy code page the task knows
+        a file to be in, for lines that are not UTF-8."""
         if request.is_file_search and request.order not in FILE_ORDERS:
             return SearchResult(error=messages.INVALID_ORDER.format(order=request.order))
         roots = search_roots(request.path, self.root)
@@ -75,7 +78,7 @@ class SearchRunner:
             result = self._files(request, roots.paths, protected)
         else:
             result = self._content(request, roots.paths, protected,
-                                   probe=roots.multi_warning is None)
+                                   probe=roots.multi_warning is None, known=known)
         if result.error:
             return result
         if roots.multi_warning is not None:
@@ -86,7 +89,7 @@ class SearchRunner:
         return result
 
     def _content(self, request: SearchRequest, paths: tuple[str, ...], protected: Protected,
-                 *, probe: bool) -> SearchResult:
+                 *, probe: bool, known: CodePageLookup) -> SearchResult:
         """Content search (§5.4). Fixed defect: the roots of a multi-root path string are
         searched in one run, so pagination covers them together instead of per root."""
         multiline = wants_newline(request.pattern)
@@ -94,7 +97,7 @@ class SearchRunner:
             request.pattern, paths, output_mode=request.output_mode, context=request.context,
             multiline=multiline, file_glob=request.file_glob, exclude_globs=protected.globs,
         )
-        decoder = LineDecoder(self.root)
+        decoder = LineDecoder(self.root, known)
         result = parse_search_output(
             self._rg(argv, self.limits.timeout), output_mode=request.output_mode,
             limit=request.limit, offset=request.offset, context=request.context, decoder=decoder,

@@ -16,6 +16,8 @@ from typing import Callable, Hashable
 
 from shellfree.engine.read_tracking import (
     FullReadLedger,
+    KnownCodePage,
+    KnownCodePages,
     ReadDedup,
     ReadStamps,
     StatKey,
@@ -134,6 +136,9 @@ class TaskState:
         self.read_dedup = ReadDedup()
         self.full_reads = FullReadLedger()
         self.read_stamps = ReadStamps()
+        # The legacy code page each file was shown or written in, so its version is not
+        # guessed again (engine/read_tracking.py).
+        self.code_pages = KnownCodePages()
         # patch's memory (engine/write_tracking.py): consecutive misses per file (§4.2 step 7).
         self.edits = EditTracker()
 
@@ -174,6 +179,18 @@ class TaskState:
         task's own consecutive edits do not look stale (§6.5)."""
         with self.lock:
             self.read_stamps.record(canonical_path(resolved_path), stat_key)
+
+    def known_code_page(self, resolved_path: str) -> KnownCodePage | None:
+        """The legacy code page the task last saw or wrote *resolved_path* in, with that
+        version, or None."""
+        with self.lock:
+            return self.code_pages.get(canonical_path(resolved_path))
+
+    def record_code_page(self, resolved_path: str, version: StatKey, name: str) -> None:
+        """The task was shown, or wrote, *resolved_path* in legacy code page *name* at
+        *version*."""
+        with self.lock:
+            self.code_pages.record(canonical_path(resolved_path), version, name)
 
     def invalidate_path(self, resolved_path: str) -> None:
         """write_file/patch changed *resolved_path*: drop its dedup entries (every offset and

@@ -3,13 +3,17 @@
 rg prints lines as they are in the file, after transcoding UTF-16 files that start with a BOM
 to UTF-8 (rg-semantics §2.2). A line that is valid UTF-8 is decoded as such. A line that is not
 is decoded with the encoding detected for its whole file (a legacy code page such as
-Windows-1252 or Shift-JIS), so valid text never reaches the agent as U+FFFD; only bytes that
-no detected encoding explains are replaced.
+Windows-1252 or Shift-JIS), or the one the task already knows that version of the file to be in
+(read_file showed it, or write_file/patch wrote it, in that code page), so valid text never
+reaches the agent as U+FFFD and a line reads as read_file shows it; only bytes that no
+detected encoding explains are replaced.
 """
 
 from __future__ import annotations
 
 import os
+
+from shellfree.engine.read_tracking import CodePageLookup, stat_key
 
 __all__ = ["LineDecoder", "detect_legacy_encoding"]
 
@@ -64,11 +68,13 @@ def _fits(data: bytes, encoding: str) -> bool:
 class LineDecoder:
     """Decodes rg output for one search; caches the detected encoding per file.
 
-    *cwd* is the directory rg ran in, against which the printed (relative) paths are opened.
+    *cwd* is the directory rg ran in, against which the printed (relative) paths are opened;
+    *known* tells the code page the task knows a file to be in.
     """
 
-    def __init__(self, cwd: str) -> None:
+    def __init__(self, cwd: str, known: CodePageLookup = lambda path: None) -> None:
         self._cwd = cwd
+        self._known = known
         self._encodings: dict[bytes, str | None] = {}
 
     @staticmethod
@@ -98,10 +104,18 @@ class LineDecoder:
 
     def _encoding(self, path: bytes) -> str | None:
         if path not in self._encodings:
-            try:
-                with open(self.fs_path(path), "rb") as handle:
-                    data = handle.read(DETECTION_BYTES)
-            except OSError:
-                data = b""
-            self._encodings[path] = detect_legacy_encoding(data) if data else None
+            self._encodings[path] = self._detect(self.fs_path(path))
         return self._encodings[path]
+
+    def _detect(self, fs_path: str) -> str | None:
+        known = self._known(fs_path)
+        try:
+            with open(fs_path, "rb") as handle:
+                if known is not None:
+                    code_page = known.at(stat_key(os.fstat(handle.fileno())))
+                    if code_page is not None:
+                        return code_page
+                data = handle.read(DETECTION_BYTES)
+        except OSError:
+            return None
+        return detect_legacy_encoding(data) if data else None

@@ -36,8 +36,9 @@ def _current_bytes(path: str) -> bytes | None:
 
 
 def _apply_one(entry: PlannedFile, exclusive: bool, applied: list[PlannedFile],
-               versions: dict[str, StatKey | None]) -> None:
-    """Writes or deletes one path; appends it to *applied* as soon as the disk has changed."""
+               versions: dict[str, StatKey | None], code_pages: dict[str, str]) -> None:
+    """Writes or deletes one path; appends it to *applied* as soon as the disk has changed, and
+    records the version (and legacy code page) written."""
     if _current_bytes(entry.path) != entry.before.raw:
         raise _Changed(messages.V4A_CHANGED_DURING_PATCH)
     if not entry.present:
@@ -53,6 +54,8 @@ def _apply_one(entry: PlannedFile, exclusive: bool, applied: list[PlannedFile],
     if written.verified is False:
         raise OSError(messages.WRITE_VERIFY_FAILED.format(path=entry.path))
     versions[written.target] = written.version
+    if entry.code_page is not None:
+        code_pages[written.target] = entry.code_page
 
 
 def _restore(applied: list[PlannedFile], exclusive: bool) -> list[str]:
@@ -92,6 +95,7 @@ def apply_plan(plan: Plan, *, exclusive: bool) -> PatchOutcome:
     """Applies *plan* (validated, gated) and returns the patch result."""
     applied: list[PlannedFile] = []
     versions: dict[str, StatKey | None] = {}
+    code_pages: dict[str, str] = {}
     touched = [e for e in plan.files.values()
                # untouched, or created and deleted again within the patch: nothing to do
                if e.touched and (e.present or e.before.raw is not None)]
@@ -99,7 +103,7 @@ def apply_plan(plan: Plan, *, exclusive: bool) -> PatchOutcome:
     # even a crash between the two steps loses nothing.
     for entry in sorted(touched, key=lambda e: not e.present):
         try:
-            _apply_one(entry, exclusive, applied, versions)
+            _apply_one(entry, exclusive, applied, versions, code_pages)
         except Exception as error:  # any failure rolls back; the agent gets the reason
             failure = messages.V4A_OP_FAILED.format(verb=entry.verb, path=entry.path,
                                                     error=str(error) or type(error).__name__)
@@ -114,4 +118,4 @@ def apply_plan(plan: Plan, *, exclusive: bool) -> PatchOutcome:
     return PatchOutcome(
         True, diff="\n".join(plan.diffs), files_modified=tuple(plan.modified),
         files_created=tuple(plan.created), files_deleted=tuple(plan.deleted),
-        lint=_lints(plan), versions=versions)
+        lint=_lints(plan), versions=versions, code_pages=code_pages)

@@ -18,6 +18,7 @@ from shellfree.engine import messages
 from shellfree.engine.fuzzy_match import Edit, fuzzy_find_and_replace, is_already_applied
 from shellfree.engine.patch_replace import no_match_error
 from shellfree.engine.patch_text import EditableFile, NotRoundTrip, unified_diff
+from shellfree.engine.read_tracking import CodePageLookup, StatKey, stat_key
 from shellfree.engine.v4a_parser import Hunk, V4AOperation
 from shellfree.engine.write_encoding import NEW_FILE
 from shellfree.engine.write_pipeline import ExistingFile, WriteRefused, prepare_write
@@ -32,10 +33,12 @@ HINT_WINDOW_AFTER = 2000
 
 @dataclass(frozen=True, slots=True)
 class OnDisk:
-    """A path's state before the patch: *raw* bytes (None: absent) and permission *mode*."""
+    """A path's state before the patch: *raw* bytes (None: absent), permission *mode* and
+    *version*."""
 
     raw: bytes | None
     mode: int | None = None
+    version: StatKey | None = None
 
 
 @dataclass
@@ -44,7 +47,8 @@ class PlannedFile:
 
     *before* is what the disk holds; *raw* the bytes it will hold when not edited as text
     (unchanged, or moved here), *editable* its text when edited, *present* whether it will
-    exist, *data* the final bytes once gated, *verb* the operation named in failure messages.
+    exist, *data* the final bytes once gated, *verb* the operation named in failure messages,
+    *code_page* the legacy code page the task knows *raw* to be in (it follows a move).
     """
 
     path: str
@@ -56,6 +60,7 @@ class PlannedFile:
     verb: str = "update"
     touched: bool = False
     data: bytes | None = None
+    code_page: str | None = None
 
 
 @dataclass
@@ -78,14 +83,15 @@ def _on_disk(path: str) -> OnDisk:
             info = os.fstat(handle.fileno())
             if not stat.S_ISREG(info.st_mode):
                 raise IsADirectoryError(f"not a regular file: {path}")
-            return OnDisk(handle.read(), stat.S_IMODE(info.st_mode))
+            return OnDisk(handle.read(), stat.S_IMODE(info.st_mode), stat_key(info))
     except (FileNotFoundError, NotADirectoryError):
         return OnDisk(None)
 
 
 class _Planner:
-    def __init__(self, policy: WritePolicy) -> None:
+    def __init__(self, policy: WritePolicy, known: CodePageLookup) -> None:
         self.policy = policy
+        self.known = known
         self.plan = Plan()
         self.errors: list[str] = []
 
@@ -95,6 +101,8 @@ class _Planner:
         if entry is None:
             before = _on_disk(path)
             entry = PlannedFile(path, before, before.raw is not None, before.raw, before.mode)
+            known = self.known(path) if before.version is not None else None
+            entry.code_page = known.at(before.version) if known is not None else None
             self.plan.files[path] = entry
         return entry
 
@@ -112,7 +120,7 @@ class _Planner:
             return
         if entry.editable is None:
             try:
-                entry.editable = EditableFile.from_bytes(entry.raw or b"")
+                entry.editable = EditableFile.from_bytes(entry.raw or b"", entry.code_page)
             except NotRoundTrip as error:
                 self.errors.append(messages.PATCH_NOT_ROUND_TRIP.format(
                     path=op.path, encoding=error.encoding))
@@ -183,7 +191,7 @@ class _Planner:
             return
         text = "\n".join(line.text for hunk in op.hunks for line in hunk.lines)
         entry.present, entry.raw, entry.mode, entry.touched = True, None, None, True
-        entry.editable = EditableFile(None, NEW_FILE, text)
+        entry.editable, entry.code_page = EditableFile(None, NEW_FILE, text), None
         entry.verb = "add"
         self.plan.diffs.append(f"--- /dev/null\n+++ b/{op.path}\n" + "\n".join(
             "+" + line.text for hunk in op.hunks for line in hunk.lines))
@@ -205,7 +213,7 @@ class _Planner:
             return
         self.plan.diffs.append(_deletion_diff(op.path, _current_text(entry)))
         entry.present, entry.raw, entry.editable, entry.touched = False, None, None, True
-        entry.verb = "delete"
+        entry.verb, entry.code_page = "delete", None
         self.plan.changes = True
         self.plan.deleted.append(op.path)
 
@@ -236,6 +244,7 @@ class _Planner:
                 return
         dest.present, dest.raw, dest.mode = True, source.raw, source.mode
         dest.editable, dest.touched, dest.verb = source.editable, True, "move"
+        dest.code_page, source.code_page = source.code_page, None
         source.present, source.raw, source.editable = False, None, None
         source.touched, source.verb = True, "move"
         self.plan.changes = True
@@ -251,6 +260,7 @@ class _Planner:
             if entry.editable is None:
                 entry.data = entry.raw
                 continue
+            entry.code_page = entry.editable.format.code_page
             existing = ExistingFile(entry.editable.raw, entry.editable.format)
             try:
                 prepared = prepare_write(entry.path, entry.editable.text, self.policy, existing,
@@ -265,7 +275,7 @@ def _current_text(entry: PlannedFile) -> str:
     if entry.editable is not None:
         return entry.editable.text
     try:
-        return EditableFile.from_bytes(entry.raw or b"").text
+        return EditableFile.from_bytes(entry.raw or b"", entry.code_page).text
     except NotRoundTrip:
         return (entry.raw or b"").decode("utf-8", "replace")
 
@@ -288,10 +298,12 @@ def _why(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def plan_v4a(operations: list[V4AOperation], policy: WritePolicy) -> tuple[Plan, list[str]]:
+def plan_v4a(operations: list[V4AOperation], policy: WritePolicy,
+             known: CodePageLookup = lambda path: None) -> tuple[Plan, list[str]]:
     """Checks *operations* (paths absolute) and plans their effect; returns the plan and the
-    validation errors (empty when the patch can be applied)."""
-    planner = _Planner(policy)
+    validation errors (empty when the patch can be applied). *known* tells the legacy code
+    page the task knows a file to be in."""
+    planner = _Planner(policy, known)
     handlers = {"update": planner.update, "add": planner.add, "delete": planner.delete,
                 "move": planner.move}
     for op in operations:

@@ -43,6 +43,9 @@ _BOMS = (
 )
 
 
+_UNICODE_CODECS = ("utf-8", "utf-16", "utf-32")
+
+
 class UnencodableText(ValueError):
     """New text holds a character the file's encoding cannot store (a cp1252 file and an emoji).
 
@@ -65,9 +68,12 @@ class TextFormat:
     newline: str | None = None
 
     @property
-    def is_legacy(self) -> bool:
-        """Whether the file is in a legacy code page rather than a Unicode encoding."""
-        return not self.bom and codecs.lookup(self.encoding).name != "utf-8"
+    def code_page(self) -> str | None:
+        """The legacy code page (cp1252, Shift-JIS, …) the file is in, or None for UTF-8,
+        UTF-16 and UTF-32, which are read off the bytes rather than guessed."""
+        if self.bom or codecs.lookup(self.encoding).name.startswith(_UNICODE_CODECS):
+            return None
+        return self.encoding
 
     def decode(self, data: bytes) -> str:
         """The text of *data* without its BOM. Bytes the encoding cannot decode become lone
@@ -112,12 +118,17 @@ def _utf8_prefix_is_valid(head: bytes) -> bool:
     return True
 
 
-def sniff_format(data: bytes) -> TextFormat:
+def sniff_format(data: bytes, code_page: str | None = None) -> TextFormat:
     """The :class:`TextFormat` of a file whose content (or first megabyte) is *data*.
 
     A BOM names the encoding; BOM-less UTF-16 is recognised as read_file recognises it; then
     UTF-8 when the sample is valid UTF-8, else the detected legacy encoding when it decodes and
     re-encodes the sample unchanged, else UTF-8 with the undecodable bytes kept as they are.
+
+    *code_page* is the legacy code page the task knows *data* to be in (it was shown or wrote
+    these bytes in it). It replaces the guess, and decides an all-ASCII sample too, where UTF-8
+    and the code page read the same bytes but would store new text differently; a sample that
+    is UTF-8 with non-ASCII characters stays UTF-8, as read_file shows such lines.
     """
     for bom, encoding in _BOMS:
         if data.startswith(bom):
@@ -130,6 +141,9 @@ def sniff_format(data: bytes) -> TextFormat:
     shown = classify(head[:READ_SNIFF_BYTES], lambda: b"")  # only its UTF-16 answer is used
     if shown is not None and shown.utf16 and TextFormat(b"", shown.name).round_trips(head):
         encoding = shown.name
+    elif code_page is not None and (head.isascii() or not _utf8_prefix_is_valid(head)) and (
+            TextFormat(b"", code_page).round_trips(head)):
+        encoding = code_page
     elif not _utf8_prefix_is_valid(head):
         legacy = detect_legacy_encoding(head)
         if legacy is not None and TextFormat(b"", legacy).round_trips(head):

@@ -90,7 +90,7 @@ def write_file(tools: FileTools, path: Any, content: Any) -> str:
                 "stale_write_blocked": True, "path": path, "resolved_path": target.resolved,
             })
         warning = first_warning(tools.root, tools.state, target)
-        existing = probe_existing(target.resolved)
+        existing = probe_existing(target.resolved, tools.state.known_code_page(target.resolved))
         outcome, version = _write(target, content, policy, existing, exclusive)
     result = outcome.to_dict()
     if warning is not None:
@@ -102,7 +102,7 @@ def write_file(tools: FileTools, path: Any, content: Any) -> str:
     result["resolved_path"] = target.resolved
     if outcome.error is None:
         result["files_modified"] = [target.resolved]
-        _bookkeeping(tools, target, version)
+        _bookkeeping(tools, target, version, existing.format.code_page)
     return dumps(result)
 
 
@@ -157,11 +157,15 @@ def stale_write_reason(tools: FileTools, target: WriteTarget) -> str | None:
     return messages.STALE_NOT_SEEN.format(resolved=target.resolved)
 
 
-def _bookkeeping(tools: FileTools, target: WriteTarget, version: StatKey | None) -> None:
+def _bookkeeping(tools: FileTools, target: WriteTarget, version: StatKey | None,
+                 code_page: str | None) -> None:
     """After a successful write: the task knows the file in full at the written version (only
-    when that version was verified stable), and cached reads of the path are dropped."""
+    when that version was verified stable), and in the legacy *code_page* it was written in;
+    cached reads of the path are dropped."""
     state = tools.state
     if version is not None:
         state.record_full_read(target.resolved, version)
         state.record_read_version(target.resolved, version)
+        if code_page is not None:
+            state.record_code_page(target.resolved, version, code_page)
     state.invalidate_path(target.resolved)

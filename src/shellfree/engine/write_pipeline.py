@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from shellfree.engine import messages
 from shellfree.engine.atomic_write import WrittenFile, atomic_write, write_target
+from shellfree.engine.read_tracking import KnownCodePage, stat_key
 from shellfree.engine.write_content_guards import lone_surrogate_error, syntax_error
 from shellfree.engine.write_encoding import (
     NEW_FILE, TextFormat, UnencodableText, normalize_line_endings, sniff_format)
@@ -49,8 +50,9 @@ class ExistingFile:
         return self.format.decode(self.raw)
 
 
-def probe_existing(path: str) -> ExistingFile:
-    """Reads the file a write of *path* would replace (following a symlink)."""
+def probe_existing(path: str, code_page: KnownCodePage | None = None) -> ExistingFile:
+    """Reads the file a write of *path* would replace (following a symlink); *code_page* is
+    the legacy code page the task knows it to be in at one version, used while it is there."""
     target = write_target(path)
     try:
         with open(target, "rb") as handle:
@@ -63,7 +65,8 @@ def probe_existing(path: str) -> ExistingFile:
         return ExistingFile(None, NEW_FILE)
     except IsADirectoryError:
         return ExistingFile(None, NEW_FILE)  # the write itself reports the directory
-    return ExistingFile(raw, sniff_format(raw), complete)
+    known = code_page.at(stat_key(info)) if code_page is not None else None
+    return ExistingFile(raw, sniff_format(raw, known), complete)
 
 
 @dataclass(frozen=True, slots=True)
