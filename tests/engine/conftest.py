@@ -99,6 +99,10 @@ byte), so the property tests start their cp1252 files with it."""
 
 
 def read_as_cp1252(data: bytes) -> bool:
-    """Whether shellfree reads *data* as cp1252: the guess misses some short files (mac_latin2,
-    cp1257), which are then read, matched and written in the guessed code page."""
-    return codecs.lookup(sniff_format(data).encoding).name == "cp1252"
+    """Whether shellfree reads *data* as the cp1252 text it is: the guess misses some short
+    files (mac_latin2, cp1257), which are then read, matched and written in the guessed code
+    page, and a line whose cp1252 bytes happen to be valid UTF-8 (``ß€`` is ``DF 80``) reads as
+    UTF-8, as read_file shows it (tests/engine/test_code_page_lines.py)."""
+    fmt = sniff_format(data)
+    return (codecs.lookup(fmt.code_page or "utf-8").name == "cp1252"
+            and fmt.decode(data) == data.decode("cp1252"))

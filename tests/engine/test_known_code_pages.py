@@ -1,9 +1,9 @@
 """A file the task was shown or wrote in a legacy code page keeps that code page while it is at
 that version: read_file, patch (both modes) and write_file use it instead of guessing again.
 
-The guess moves with the text. ``BEFORE`` is guessed as cp1252; ``AFTER`` (its ``Grö`` made
-``K€.``, the same bytes elsewhere) as cp1257, which shows ``naïve`` as ``naļve`` and cannot store
-an ``ï`` at all. Every flow test below first checks that the fresh guess does flip, so it
+The guess moves with the text. ``BEFORE`` is guessed as cp1252; ``AFTER`` (its ``au l`` made
+``ééK``, the same bytes elsewhere) as mac_latin2, which shows ``naïve`` as ``naÔve`` and cannot
+store an ``ï`` at all. Every flow test below first checks that the fresh guess does flip, so it
 fails if charset-normalizer ever stops flipping rather than passing for the wrong reason.
 """
 
@@ -15,16 +15,17 @@ from typing import Any
 
 import pytest
 
-import shellfree.engine.write_encoding as write_encoding
+import shellfree.engine.text_decoding as text_decoding
 from shellfree.engine.read_encoding import UTF8, TextEncoding, classify
 from shellfree.engine.read_tracking import KnownCodePage, KnownCodePages, stat_key
 from shellfree.engine.state import TaskState
+from shellfree.engine.text_decoding import CodePage
 from shellfree.engine.write_encoding import TextFormat, sniff_format
 
 from .conftest import WESTERN_LINE
 
 BEFORE = WESTERN_LINE + "\nK;K\n"
-AFTER = BEFORE.replace("Grö", "K€.", 1)
+AFTER = BEFORE.replace("au l", "ééK", 1)
 SECOND_LINE = AFTER.splitlines()[0]
 
 
@@ -43,7 +44,7 @@ def write(ft, path: str, content: str) -> dict[str, Any]:
 def test_the_fresh_guess_flips():
     """The premise of every flow test here."""
     assert sniff_format(BEFORE.encode("cp1252")).encoding == "cp1252"
-    assert sniff_format(AFTER.encode("cp1252")).encoding == "cp1257"
+    assert sniff_format(AFTER.encode("cp1252")).encoding == "mac_latin2"
 
 
 @pytest.fixture
@@ -51,7 +52,7 @@ def western(tools, root):
     """A task that has read ``w.txt`` (``BEFORE`` in cp1252) and patched it into ``AFTER``."""
     ft = tools({"w.txt": BEFORE.encode("cp1252")})
     assert read(ft, "w.txt")["encoding"] == "cp1252"
-    assert patch(ft, path="w.txt", old_string="Grö", new_string="K€.")["success"] is True
+    assert patch(ft, path="w.txt", old_string="au l", new_string="ééK")["success"] is True
     assert (root / "w.txt").read_bytes() == AFTER.encode("cp1252")
     return ft
 
@@ -128,18 +129,19 @@ class TestAfterAV4APatch:
 
 class TestAfterARead:
     def test_patch_uses_the_code_page_the_read_showed(self, tools, root, monkeypatch):
-        """The read guesses from 64 KiB, the patch from 1 MiB: on a large file the two can
-        differ; the patch must match the text the agent was shown."""
+        """Where the stray lines lie past the first 64 KiB, read_file guesses from its page's,
+        patch from the first megabyte's, and the two can differ; the patch must match the text
+        the agent was shown. A stand-in guess plays the patch's."""
         ft = tools({"w.txt": BEFORE.encode("cp1252")})
         assert read(ft, "w.txt")["encoding"] == "cp1252"
-        monkeypatch.setattr(write_encoding, "detect_legacy_encoding", lambda data: "cp1257")
+        monkeypatch.setattr(text_decoding, "legacy_code_page", lambda data: "cp1257")
         assert patch(ft, path="w.txt", old_string="naïve", new_string="naïf")["success"] is True
         assert (root / "w.txt").read_bytes() == BEFORE.replace("naïve", "naïf").encode("cp1252")
 
     def test_without_a_read_the_patch_guesses(self, tools, root, monkeypatch):
         """The control of the test above: the stand-in guess is what the patch would use."""
         ft = tools({"w.txt": BEFORE.encode("cp1252")})
-        monkeypatch.setattr(write_encoding, "detect_legacy_encoding", lambda data: "cp1257")
+        monkeypatch.setattr(text_decoding, "legacy_code_page", lambda data: "cp1257")
         result = patch(ft, path="w.txt", old_string="naïve", new_string="naïf")
         assert result["success"] is False
 
@@ -160,17 +162,17 @@ class TestAllAscii:
 
 class TestHelpers:
     def test_known_code_page_applies_to_its_version_only(self):
-        known = KnownCodePage((1, 2, 3, 4, 5), "cp1252")
-        assert known.at((1, 2, 3, 4, 5)) == "cp1252"
+        known = KnownCodePage((1, 2, 3, 4, 5), CodePage("cp1252", True))
+        assert known.at((1, 2, 3, 4, 5)) == CodePage("cp1252", True)
         assert known.at((1, 2, 3, 4, 6)) is None
 
     def test_known_code_pages_keep_the_latest_and_are_capped(self):
         pages = KnownCodePages()
-        pages.record("/a", (1, 1, 1, 1, 1), "cp1252")
-        pages.record("/a", (1, 1, 1, 1, 2), "cp1250")
-        assert pages.get("/a") == KnownCodePage((1, 1, 1, 1, 2), "cp1250")
+        pages.record("/a", (1, 1, 1, 1, 1), CodePage("cp1252", True))
+        pages.record("/a", (1, 1, 1, 1, 2), CodePage("cp1250", False))
+        assert pages.get("/a") == KnownCodePage((1, 1, 1, 1, 2), CodePage("cp1250", False))
         for n in range(1000):
-            pages.record(f"/f{n}", (n, 0, 0, 0, 0), "cp1252")
+            pages.record(f"/f{n}", (n, 0, 0, 0, 0), CodePage("cp1252", True))
         assert len(pages) == 1000 and pages.get("/a") is None
 
     def test_task_state_keys_by_real_path(self, tmp_path):
@@ -178,27 +180,32 @@ class TestHelpers:
         os.symlink(tmp_path / "real.txt", tmp_path / "link.txt")
         state = TaskState(clock=lambda: 0.0)
         version = stat_key(os.stat(tmp_path / "real.txt"))
-        state.record_code_page(str(tmp_path / "link.txt"), version, "cp1252")
+        state.record_code_page(str(tmp_path / "link.txt"), version, CodePage("cp1252", True))
         assert state.known_code_page(str(tmp_path / "real.txt")) == KnownCodePage(
-            version, "cp1252")
+            version, CodePage("cp1252", True))
 
     def test_classify_takes_the_known_code_page_over_a_guess(self):
         text = BEFORE.encode("cp1252")
-        assert classify(text, lambda: text) == TextEncoding("cp1252")
-        assert classify(text, lambda: text, "cp1257") == TextEncoding("cp1257")
-        assert classify(b"plain", bytes, "cp1257") == TextEncoding("cp1257")
-        assert classify(b"plain", bytes) is UTF8
+        assert classify(text, lambda: text) == TextEncoding("cp1252", whole=True)
+        known = CodePage("cp1257", True)
+        assert classify(text, lambda: text, known) == TextEncoding("cp1257", whole=True)
+        assert classify(b"plain", lambda: b"plain", known) == TextEncoding("cp1257", whole=True)
+        assert classify(b"plain", lambda: b"plain") is UTF8
+        utf8 = "naïve\n".encode()
+        stray = CodePage("cp1257", False)
+        assert classify(utf8, lambda: utf8, stray) == TextEncoding("cp1257")
         # A BOM is read off the bytes, never overridden.
-        assert classify(b"\xff\xfea\x00", bytes, "cp1252").utf16
+        assert classify(b"\xff\xfea\x00", bytes, known).utf16
 
-    @pytest.mark.parametrize(("data", "known", "encoding"), [
-        ("naïve ".encode("cp1252") * 20, "cp1257", "cp1257"),  # replaces the guess
-        (b"plain\n", "cp1252", "cp1252"),  # decides all-ASCII bytes
-        ("naïve\n".encode("utf-8"), "cp1252", "utf-8"),  # UTF-8 text stays UTF-8
-        ("naïve\n".encode("utf-8-sig"), "cp1252", "utf-8"),  # a BOM wins
+    @pytest.mark.parametrize(("data", "known", "fmt"), [
+        (BEFORE.encode("cp1252"), CodePage("cp1257", True), TextFormat(b"", "cp1257", "\n")),
+        (b"plain\n", CodePage("cp1252", True), TextFormat(b"", "cp1252", "\n")),
+        (b"plain\n", CodePage("cp1252", False), TextFormat(b"", "utf-8", "\n", "cp1252")),
+        ("naïve\n".encode("utf-8-sig"), CodePage("cp1252", True),
+         TextFormat(b"\xef\xbb\xbf", "utf-8", "\n")),  # a BOM wins
     ])
-    def test_sniff_format_with_a_known_code_page(self, data, known, encoding):
-        assert sniff_format(data, known).encoding == encoding
+    def test_sniff_format_with_a_known_code_page(self, data, known, fmt):
+        assert sniff_format(data, known) == fmt
 
     @pytest.mark.parametrize(("fmt", "code_page"), [
         (TextFormat(b"", "cp1252"), "cp1252"),

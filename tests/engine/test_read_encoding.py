@@ -158,7 +158,7 @@ class TestHelpers:
         assert classify(b"\xff\xfea\x00", bytes) == TextEncoding("utf-16-le", utf16=True)
         assert classify(b"\x00\x01" * 8, bytes) is None  # zeros on one parity, but controls
         text = "café au lait, s'il vous plaît\n".encode("cp1252")
-        assert classify(text, lambda: text) == TextEncoding("cp1252")
+        assert classify(text, lambda: text) == TextEncoding("cp1252", whole=True)
         # a non-UTF-8 byte in the last 3 of the sample counts as a cut character (§2.4)
         assert classify("café".encode("cp1252"), bytes) is UTF8
 

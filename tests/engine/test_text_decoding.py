@@ -29,6 +29,10 @@ def test_line_decoder(tmp_path):
     decoder = LineDecoder(str(tmp_path))
     line = SAMPLES["cp1251"].rstrip("\n").encode("cp1251")
     assert decoder.content(line, b"./ru.txt") == SAMPLES["cp1251"].rstrip("\n")
-    assert decoder.content("ünïcode".encode(), b"./ru.txt") == "ünïcode"
+    (tmp_path / "de.txt").write_text("Grüße\n", encoding="utf-8")
+    assert decoder.content("ünïcode".encode(), b"./de.txt") == "ünïcode"
+    # A file in a code page throughout is decoded in it even where a line would be UTF-8,
+    # as read_file shows it.
+    assert decoder.content("ünïcode".encode(), b"./ru.txt") == "ünïcode".encode().decode("cp1251")
     assert decoder.content(b"\xff\xfe", b"./missing") == "\ufffd\ufffd"
     assert decoder.fs_path(b"./ru.txt") == str(tmp_path / "ru.txt")

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shellfree.engine.read_tracking import StatKey
+from shellfree.engine.text_decoding import CodePage
 
 __all__ = ["PatchOutcome"]
 
@@ -15,7 +16,7 @@ class PatchOutcome:
     """What a patch did. *lint* is one lint dict (replace mode) or ``{path: lint dict}`` (V4A).
     *rolled_back* (shellfree's own) says a failed V4A apply restored every file it had changed.
     *versions* maps each written real path to its verified version (None when unverified), and
-    *code_pages* each one written in a legacy code page to that code page, for the task's
+    *code_pages* each one written in a legacy code page to how it uses it, for the task's
     bookkeeping; neither is part of the JSON."""
 
     success: bool
@@ -29,7 +30,7 @@ class PatchOutcome:
     error: str | None = None
     rolled_back: bool = False
     versions: dict[str, StatKey | None] = field(default_factory=dict, compare=False)
-    code_pages: dict[str, str] = field(default_factory=dict, compare=False)
+    code_pages: dict[str, CodePage] = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """``success`` always; ``no_change`` and ``note`` when set; then, only when truthy,

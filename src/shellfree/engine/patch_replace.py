@@ -116,7 +116,7 @@ def write_patched(path: str, current: EditableFile, new_text: str, policy: Write
     if problem is not None:
         return failure(problem)
     lint = lint_delta(path, new_text, current.text)
-    code_page = current.format.code_page
+    code_page = current.format.form
     return PatchOutcome(
         True, diff=unified_diff(current.text, new_text, path), files_modified=(path,),
         lint=lint.to_dict(), versions={written.target: written.version},

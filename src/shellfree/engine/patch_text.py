@@ -15,6 +15,7 @@ from bisect import bisect_left
 from typing import Iterable
 
 from shellfree.engine.fuzzy_match import Edit
+from shellfree.engine.text_decoding import CodePage
 from shellfree.engine.write_encoding import TextFormat, sniff_format
 from shellfree.engine.write_pipeline import ExistingFile
 
@@ -52,9 +53,9 @@ class EditableFile:
         self._crlf_at = tuple(positions)
 
     @classmethod
-    def from_bytes(cls, raw: bytes, code_page: str | None = None) -> EditableFile:
-        """Decodes *raw* (in *code_page* when the task knows these bytes to be in that legacy
-        code page, see :func:`~shellfree.engine.write_encoding.sniff_format`); raises
+    def from_bytes(cls, raw: bytes, code_page: CodePage | None = None) -> EditableFile:
+        """Decodes *raw* (in *code_page* when the task knows how these bytes use a legacy code
+        page, see :func:`~shellfree.engine.write_encoding.sniff_format`); raises
         :class:`NotRoundTrip` when an edit could not keep the rest of the bytes unchanged."""
         fmt = sniff_format(raw, code_page)
         if not fmt.round_trips(raw):

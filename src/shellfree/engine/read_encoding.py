@@ -1,9 +1,9 @@
 """How read_file tells text from binary and turns a file's bytes into the text an agent sees.
 
 :func:`classify` looks at the start of a file and answers with a :class:`TextEncoding` (UTF-8,
-UTF-16, or a legacy code page found by charset-normalizer) or None for binary (§2.4).
-:class:`LineDecoder` decodes the lines of one page, UTF-8 first and the legacy encoding for
-lines that are not UTF-8, so text never reaches the agent as U+FFFD soup. :func:`binary_kind`
+UTF-16, or a legacy code page found by charset-normalizer, for the whole file or for its lines
+that are not UTF-8) or None for binary (§2.4). :class:`LineDecoder` decodes the lines of one
+page accordingly, so text never reaches the agent as U+FFFD soup. :func:`binary_kind`
 and :func:`format_size` build the binary refusal.
 """
 
@@ -14,7 +14,12 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from shellfree.engine import messages
-from shellfree.engine.text_decoding import detect_legacy_encoding
+from shellfree.engine.text_decoding import (
+    CODE_PAGE_WINDOW,
+    CodePage,
+    code_page_form,
+    detect_legacy_encoding,
+)
 
 __all__ = [
     "SNIFF_BYTES",
@@ -33,8 +38,9 @@ SNIFF_BYTES = 1000
 UTF16_SNIFF_BYTES = 512
 """Bytes the BOM-less UTF-16 test counts zero bytes in (§2.4 UTF-16 rescue)."""
 
-DETECTION_BYTES = 64 << 10
-"""Bytes handed to charset-normalizer when the start of a file is not UTF-8."""
+DETECTION_BYTES = CODE_PAGE_WINDOW
+"""Bytes of a file's start whose stray lines name its code page when it does not start as
+UTF-8 (:func:`~shellfree.engine.text_decoding.legacy_code_page`)."""
 
 CONTROL_SHARE_LIMIT = 0.30
 """Hermes' legacy heuristic: text whose share of C0 controls (other than tab, LF, CR) is
@@ -58,11 +64,13 @@ class TextEncoding:
     *name* is the codec (``"utf-8"``, ``"utf-16-le"``, ``"cp1252"``, …). *utf16* files are
     decoded as a stream of text (their newlines are two bytes); the others are split into
     lines as bytes, which is safe because no supported legacy code page uses byte 0x0A inside
-    a multi-byte character.
+    a multi-byte character. A legacy code page is the *whole* file's (every line is decoded in
+    it) or only that of the lines that are not UTF-8.
     """
 
     name: str
     utf16: bool = False
+    whole: bool = False
 
     @property
     def is_utf8(self) -> bool:
@@ -106,14 +114,14 @@ def utf16_encoding(sample: bytes) -> str | None:
 
 
 def classify(sample: bytes, more: Callable[[], bytes],
-             code_page: str | None = None) -> TextEncoding | None:
+             code_page: CodePage | None = None) -> TextEncoding | None:
     """The encoding of a file whose first bytes are *sample*, or None if it is binary.
 
-    *more* returns a longer start of the file (up to :data:`DETECTION_BYTES`) for
-    charset-normalizer; it is called only when the sample is neither UTF-8 nor UTF-16.
-    *code_page* is the legacy code page the task already knows these bytes to be in (it was
-    shown them, or wrote them, in it): it stands in for the guess, and for the lines that are
-    not UTF-8 in a file that starts as UTF-8.
+    *more* returns the start of the file (:data:`DETECTION_BYTES`), whose lines decide whether
+    the file is in a legacy code page, whole or for its stray lines only
+    (:func:`~shellfree.engine.text_decoding.code_page_form`, which patch asks too). *code_page*
+    is how the task already knows these bytes to use a legacy code page (it was shown them, or
+    wrote them, so): it is the answer.
 
     EDGE CASE: Hermes calls every non-UTF-8 file binary (§2.4: "Latin-1 text is binary").
     shellfree shows it when charset-normalizer names an encoding, the sample has no NUL and
@@ -122,28 +130,28 @@ def classify(sample: bytes, more: Callable[[], bytes],
     for bom, name in _BOMS:
         if sample.startswith(bom):
             return TextEncoding(name, utf16=True)
-    if code_page is not None:
-        return TextEncoding(code_page)
-    if not looks_binary(sample):
-        return UTF8
-    utf16 = utf16_encoding(sample)
-    if utf16 is not None and _plausible_text(sample[:UTF16_SNIFF_BYTES].decode(utf16, "replace")):
-        # EDGE CASE: Hermes trusts the zero-byte parity alone; shellfree also wants the decoded
-        # start to look like text, so binary with zeros on one parity stays binary.
-        return TextEncoding(utf16, utf16=True)
-    if b"\x00" in sample or sample.startswith(_BINARY_SIGNATURES):
-        return None
+    starts_as_utf8 = not looks_binary(sample)
+    if not starts_as_utf8:
+        utf16 = utf16_encoding(sample)
+        if utf16 is not None and _plausible_text(
+                sample[:UTF16_SNIFF_BYTES].decode(utf16, "replace")):
+            # EDGE CASE: Hermes trusts the zero-byte parity alone; shellfree also wants the
+            # decoded start to look like text, so binary with zeros on one parity stays binary.
+            return TextEncoding(utf16, utf16=True)
+        if b"\x00" in sample or sample.startswith(_BINARY_SIGNATURES):
+            return None
     data = more()
-    legacy = detect_legacy_encoding(data)
-    if legacy is None:
-        return None
-    try:
-        text = data[:SNIFF_BYTES * 4].decode(legacy, "replace")
-    except LookupError:
-        return None
-    if control_share(text) > CONTROL_SHARE_LIMIT:
-        return None
-    return TextEncoding(legacy)
+    form = code_page_form(data, code_page)
+    if form.name is None:
+        return UTF8 if starts_as_utf8 else None
+    if not starts_as_utf8:
+        try:
+            text = data[:SNIFF_BYTES * 4].decode(form.name, "replace")
+        except LookupError:
+            return None
+        if control_share(text) > CONTROL_SHARE_LIMIT:
+            return None
+    return TextEncoding(form.name, whole=form.whole)
 
 
 def _plausible_text(text: str) -> bool:
@@ -182,19 +190,23 @@ def format_size(size: int) -> str:
 class LineDecoder:
     """Decodes the byte lines of pages of one file.
 
-    Each line is UTF-8 when it is valid UTF-8; otherwise it is decoded with the file's legacy
-    encoding — the one :func:`classify` found, or, for a file whose start was UTF-8, the one
-    charset-normalizer finds in the page's non-UTF-8 lines. :attr:`used` names the legacy
-    encoding once a line needed it.
+    In a file whose *whole* text is in a legacy code page, every line is decoded in it.
+    Otherwise each line is UTF-8 when it is valid UTF-8, and decoded with the file's legacy
+    code page if not — the one :func:`classify` found, or, for a file whose start has no such
+    line, the one charset-normalizer finds in the page's non-UTF-8 lines. :attr:`used` names
+    the legacy code page once a line needed it.
     """
 
     def __init__(self, encoding: TextEncoding = UTF8) -> None:
         self._legacy = None if encoding.is_utf8 else encoding.name
+        self._whole = encoding.whole
         self.used: str | None = None
 
     def decode(self, lines: Sequence[bytes], cut: frozenset[int] = frozenset()) -> list[str]:
         """The text of *lines*; *cut* holds the indexes of lines whose bytes were cut short
         while reading, whose last character may be incomplete (it is dropped)."""
+        if self._whole and self._legacy is not None:
+            return self._decode_whole(lines, self._legacy, cut)
         out: list[str] = []
         failed: list[int] = []
         for index, raw in enumerate(lines):
@@ -215,6 +227,15 @@ class LineDecoder:
             out[index] = text
         if legacy:
             self.used = legacy
+        return out
+
+    def _decode_whole(self, lines: Sequence[bytes], legacy: str, cut: frozenset[int]) -> list[str]:
+        out = []
+        for index, raw in enumerate(lines):
+            text = _decode(raw, legacy, index in cut)
+            out.append(raw.decode(legacy, "replace") if text is None else text)
+            if not raw.isascii():
+                self.used = legacy
         return out
 
 

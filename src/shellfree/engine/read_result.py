@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 from shellfree.engine import messages
 from shellfree.engine.read_tracking import StatKey
+from shellfree.engine.text_decoding import CodePage
 
 __all__ = [
     "MAX_LINE_LENGTH",
@@ -44,7 +45,8 @@ class ReadResult:
     *version* its :data:`~shellfree.engine.read_tracking.StatKey` when it did not change during
     the read (None otherwise); *first_line*..*last_line* the lines shown (``last_line`` is
     ``first_line - 1`` when none were); *reaches_end* whether the page ended at the file's
-    last line; *clamped* whether any shown line was cut.
+    last line; *clamped* whether any shown line was cut; *code_page* the legacy code page
+    the page was decoded with (None: UTF-8 throughout, or UTF-16).
     """
 
     content: str = ""
@@ -65,14 +67,7 @@ class ReadResult:
     last_line: int = 0
     reaches_end: bool = False
     clamped: bool = False
-
-    @property
-    def code_page(self) -> str | None:
-        """The legacy code page the page's non-UTF-8 lines were decoded with, or None (UTF-8
-        throughout, or a UTF-16 file)."""
-        if self.encoding is None or self.encoding.startswith("utf-16"):
-            return None
-        return self.encoding
+    code_page: CodePage | None = None
 
     @property
     def not_found(self) -> bool:

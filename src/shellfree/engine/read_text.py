@@ -37,6 +37,7 @@ from shellfree.engine.read_recovery import similar_files, unicode_variant
 from shellfree.engine.read_result import MAX_LINE_LENGTH, ReadResult, number_lines
 from shellfree.engine.read_stream import CHUNK_SIZE, Window, stream_bytes_window, stream_text_window
 from shellfree.engine.read_tracking import KnownCodePage, stat_key
+from shellfree.engine.text_decoding import CodePage
 
 __all__ = ["read_page"]
 
@@ -52,8 +53,8 @@ def read_page(path: str, offset: int, limit: int, *, max_line_length: int = MAX_
               chunk_size: int = CHUNK_SIZE, code_page: KnownCodePage | None = None) -> ReadResult:
     """Lines *offset*..*offset+limit-1* of the file at absolute *path*, numbered.
 
-    *code_page* is the legacy code page the task knows the file to be in at one version (see
-    :class:`~shellfree.engine.read_tracking.KnownCodePages`); it is used if the file is still
+    *code_page* is how the task knows the file to use a legacy code page at one version (see
+    :class:`~shellfree.engine.read_tracking.KnownCodePages`); it holds if the file is still
     at that version.
 
     Never raises for a file problem: a missing file, a special file, a binary file or an
@@ -165,12 +166,14 @@ def assemble_page(lines: list[str], window: Window, offset: int, limit: int,
     content, clamped = number_lines(lines, offset, max_line_length, window.cut)
     hints = []
     reported = None
+    code_page = None
     if encoding.utf16:
         reported = encoding.name
         hints.append(messages.READ_UTF16_TRANSCODED.format(encoding=encoding.name.upper()))
     elif used is not None:
         reported = used
         hints.append(messages.READ_LEGACY_DECODED.format(encoding=used))
+        code_page = CodePage(used, encoding.whole)
     if truncated:
         hints.append(messages.READ_CONTINUE.format(next_offset=end_line + 1, offset=offset,
                                                    end_line=end_line, total_lines=total))
@@ -178,6 +181,7 @@ def assemble_page(lines: list[str], window: Window, offset: int, limit: int,
         content=content, total_lines=total, file_size=size, truncated=truncated,
         hint=" ".join(hints) or None, encoding=reported, first_line=offset,
         last_line=offset + len(lines) - 1, reaches_end=not truncated, clamped=clamped,
+        code_page=code_page,
     )
 
 

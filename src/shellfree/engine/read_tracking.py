@@ -20,7 +20,10 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Callable, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Optional, Tuple
+
+if TYPE_CHECKING:
+    from shellfree.engine.text_decoding import CodePage
 
 __all__ = [
     "CodePageLookup",
@@ -134,14 +137,15 @@ class ReadStamps:
 
 @dataclass(frozen=True, slots=True)
 class KnownCodePage:
-    """The legacy code page (*name*, a Python codec) a file was in at *version*."""
+    """How a file used a legacy code page (*form*: its name, the whole file or its stray
+    lines) at *version*."""
 
     version: StatKey
-    name: str
+    form: CodePage
 
-    def at(self, version: StatKey) -> str | None:
-        """The code page, if the file is still at the version it was known at; else None."""
-        return self.name if version == self.version else None
+    def at(self, version: StatKey) -> CodePage | None:
+        """The form, if the file is still at the version it was known at; else None."""
+        return self.form if version == self.version else None
 
 
 CodePageLookup = Callable[[str], Optional[KnownCodePage]]
@@ -152,18 +156,19 @@ class KnownCodePages:
     """The legacy code page the task last saw or wrote each file in, with that version.
 
     A code page is a guess (charset-normalizer's, from the text), and the guess moves with the
-    text: a cp1252 file whose ``Grö`` a patch turns into ``K€.`` is guessed as cp1257, which
-    shows ``naïve`` as ``naļve`` and would store a new ``ß`` as the wrong byte. A version the
-    task read or wrote is in a code page it knows, so read_file, patch and write_file use that
-    one for it; a file changed since is guessed afresh.
+    text: a cp1252 file whose ``au l`` a patch turns into ``ééK`` is guessed as mac_latin2,
+    which shows ``naïve`` as ``naÔve`` and cannot store an ``ï``; an edit can also tip the
+    balance between a file's stray lines and its UTF-8 ones. A version the task read or wrote
+    is in a form it knows, so all four tools use that one for it; a file changed since is
+    guessed afresh.
     """
 
     def __init__(self) -> None:
         self._known: OrderedDict[str, KnownCodePage] = OrderedDict()
 
-    def record(self, path: str, version: StatKey, name: str) -> None:
-        """Canonical *path* was shown or written in code page *name* at *version*."""
-        _put(self._known, path, KnownCodePage(version, name), DEDUP_CAP)
+    def record(self, path: str, version: StatKey, form: CodePage) -> None:
+        """Canonical *path* was shown or written in code page *form* at *version*."""
+        _put(self._known, path, KnownCodePage(version, form), DEDUP_CAP)
 
     def get(self, path: str) -> KnownCodePage | None:
         """What is known of canonical *path*'s code page, or None."""

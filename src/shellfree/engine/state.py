@@ -23,6 +23,7 @@ from shellfree.engine.read_tracking import (
     StatKey,
     canonical_path,
 )
+from shellfree.engine.text_decoding import CodePage
 from shellfree.engine.write_tracking import EditTracker
 
 __all__ = ["LoopGuard", "NegativeCache", "TaskState", "LOOP_WARN_AT", "LOOP_BLOCK_AT"]
@@ -186,11 +187,11 @@ class TaskState:
         with self.lock:
             return self.code_pages.get(canonical_path(resolved_path))
 
-    def record_code_page(self, resolved_path: str, version: StatKey, name: str) -> None:
-        """The task was shown, or wrote, *resolved_path* in legacy code page *name* at
+    def record_code_page(self, resolved_path: str, version: StatKey, form: CodePage) -> None:
+        """The task was shown, or wrote, *resolved_path* in legacy code page *form* at
         *version*."""
         with self.lock:
-            self.code_pages.record(canonical_path(resolved_path), version, name)
+            self.code_pages.record(canonical_path(resolved_path), version, form)
 
     def invalidate_path(self, resolved_path: str) -> None:
         """write_file/patch changed *resolved_path*: drop its dedup entries (every offset and

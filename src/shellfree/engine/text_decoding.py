@@ -11,14 +11,28 @@ detected encoding explains are replaced.
 
 from __future__ import annotations
 
+import codecs
 import os
+from typing import NamedTuple
 
 from shellfree.engine.read_tracking import CodePageLookup, stat_key
 
-__all__ = ["LineDecoder", "detect_legacy_encoding"]
+__all__ = [
+    "CODE_PAGE_WINDOW",
+    "CodePage",
+    "LineDecoder",
+    "code_page_form",
+    "detect_legacy_encoding",
+    "legacy_code_page",
+    "stray_lines",
+]
 
 DETECTION_BYTES = 1 << 20
 """How much of a file the encoding detector looks at."""
+
+CODE_PAGE_WINDOW = 64 << 10
+"""The start of a file whose stray lines name its code page first: read_file reads this much to
+classify a file, and patch and search ask the same bytes, so the three agree."""
 
 
 WESTERN_DEFAULT = "cp1252"
@@ -57,6 +71,78 @@ def detect_legacy_encoding(data: bytes) -> str | None:
     return best.encoding
 
 
+def stray_lines(data: bytes, cut: bool) -> list[bytes]:
+    """The lines of *data* (without their ``\\n``) that are not valid UTF-8. *cut* says *data*
+    is the start of a longer file, whose last line may end inside a character: it is stray
+    only for bytes that are not UTF-8 before the cut."""
+    if _fits(data, "utf-8") or (cut and _utf8_prefix(data)):
+        return []
+    lines = data.split(b"\n")
+    last = lines.pop()
+    stray = [line for line in lines if not line.isascii() and not _fits(line, "utf-8")]
+    if not last.isascii() and not (_utf8_prefix(last) if cut else _fits(last, "utf-8")):
+        stray.append(last)
+    return stray
+
+
+def legacy_code_page(data: bytes) -> str | None:
+    """The legacy code page of a file whose start (:data:`DETECTION_BYTES` at most) is *data*,
+    or None if none fits: charset-normalizer's guess from the stray lines (see
+    :func:`stray_lines`) of its first :data:`CODE_PAGE_WINDOW`, else of all of *data*.
+
+    EDGE CASE: the stray lines alone, not the whole start: in a UTF-8 file with one Latin-1
+    line, the detector reads the UTF-8 lines' bytes as a single-byte code page too and names
+    cp1250, which turns the Latin-1 line's ``è`` into ``č``.
+    """
+    window = data[:CODE_PAGE_WINDOW]
+    lines = (stray_lines(window, len(window) == CODE_PAGE_WINDOW)
+             or stray_lines(data, len(data) >= DETECTION_BYTES))
+    if not lines:
+        return None
+    return detect_legacy_encoding(b"".join(line + b"\n" for line in lines))
+
+
+class CodePage(NamedTuple):
+    """The legacy code page of a file (*name*, None: UTF-8 as far as anyone can tell), and
+    whether *whole* file is in it (every line decoded in it, new text stored in it) or only its
+    stray lines, in a file that is otherwise UTF-8."""
+
+    name: str | None
+    whole: bool
+
+
+def code_page_form(window: bytes, known: CodePage | None = None) -> CodePage:
+    """How a file whose first :data:`CODE_PAGE_WINDOW` bytes are *window* uses a legacy code
+    page: read_file, patch, write_file and search_files all ask this of the same bytes, so a
+    line reads the same in each. *known* is the code page the task knows the file to be in at
+    its current version (how the task was shown or wrote those bytes): it is the answer.
+
+    Whole when the stray lines (:func:`stray_lines`) outnumber the non-ASCII lines that are
+    UTF-8: a cp1252 line whose bytes happen to be valid UTF-8 (``ß€`` is ``DF 80``) is then
+    cp1252 like the rest. Stray lines only when they do not: a UTF-8 file with one Latin-1
+    line keeps its UTF-8 lines.
+    """
+    if known is not None:
+        return known
+    stray = stray_lines(window, len(window) >= CODE_PAGE_WINDOW)
+    if not stray:
+        return CodePage(None, False)
+    name = legacy_code_page(window)
+    if name is None:
+        return CodePage(None, False)
+    non_ascii = sum(1 for line in window.split(b"\n") if not line.isascii())
+    return CodePage(name, len(stray) > non_ascii - len(stray))
+
+
+def _utf8_prefix(data: bytes) -> bool:
+    """Whether *data* is valid UTF-8 but for a character cut at its end."""
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(data, final=False)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _fits(data: bytes, encoding: str) -> bool:
     try:
         data.decode(encoding)
@@ -66,16 +152,17 @@ def _fits(data: bytes, encoding: str) -> bool:
 
 
 class LineDecoder:
-    """Decodes rg output for one search; caches the detected encoding per file.
+    """Decodes rg output for one search; learns, per file with a non-ASCII line on the page,
+    how it uses a legacy code page, as read_file would.
 
     *cwd* is the directory rg ran in, against which the printed (relative) paths are opened;
-    *known* tells the code page the task knows a file to be in.
+    *known* tells how the task knows a file to use a code page.
     """
 
     def __init__(self, cwd: str, known: CodePageLookup = lambda path: None) -> None:
         self._cwd = cwd
         self._known = known
-        self._encodings: dict[bytes, str | None] = {}
+        self._forms: dict[bytes, CodePage] = {}
 
     @staticmethod
     def path(raw: bytes) -> str:
@@ -90,32 +177,46 @@ class LineDecoder:
 
     def content(self, raw: bytes, path: bytes) -> str:
         """A printed line from the file rg printed as *path*."""
-        try:
-            return raw.decode("utf-8")
-        except UnicodeDecodeError:
-            pass
-        encoding = self._encoding(path)
-        if encoding is not None:
+        if raw.isascii():
+            return raw.decode("ascii")
+        form = self._form(path)
+        if not form.whole:
             try:
-                return raw.decode(encoding)
+                return raw.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            if form.name is None:
+                form = self._stray_form(path)
+        if form.name is not None:
+            try:
+                return raw.decode(form.name)
             except (UnicodeDecodeError, LookupError):
                 pass
         return raw.decode("utf-8", "replace")
 
-    def _encoding(self, path: bytes) -> str | None:
-        if path not in self._encodings:
-            self._encodings[path] = self._detect(self.fs_path(path))
-        return self._encodings[path]
+    def _form(self, path: bytes) -> CodePage:
+        form = self._forms.get(path)
+        if form is None:
+            form = self._forms[path] = self._read_form(self.fs_path(path), CODE_PAGE_WINDOW)
+        return form
 
-    def _detect(self, fs_path: str) -> str | None:
+    def _stray_form(self, path: bytes) -> CodePage:
+        """A line is not UTF-8 though the file's first window has no such line: its code page
+        is the one of the first megabyte's stray lines, as patch finds it."""
+        form = self._forms[path] = self._read_form(self.fs_path(path), DETECTION_BYTES)
+        return form
+
+    def _read_form(self, fs_path: str, size: int) -> CodePage:
         known = self._known(fs_path)
         try:
             with open(fs_path, "rb") as handle:
                 if known is not None:
-                    code_page = known.at(stat_key(os.fstat(handle.fileno())))
-                    if code_page is not None:
-                        return code_page
-                data = handle.read(DETECTION_BYTES)
-        except OSError:
-            return None
-        return detect_legacy_encoding(data) if data else None
+                    form = known.at(stat_key(os.fstat(handle.fileno())))
+                    if form is not None:
+                        return form
+                data = handle.read(size)
+        except (OSError, ValueError):  # ValueError: a NUL in a path no rg would print
+            return CodePage(None, False)
+        if size <= CODE_PAGE_WINDOW:
+            return code_page_form(data)
+        return CodePage(legacy_code_page(data), False)

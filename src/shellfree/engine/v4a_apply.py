@@ -17,6 +17,7 @@ from shellfree.engine.atomic_write import atomic_write
 from shellfree.engine.patch_outcome import PatchOutcome
 from shellfree.engine.patch_text import EditableFile, NotRoundTrip
 from shellfree.engine.read_tracking import StatKey
+from shellfree.engine.text_decoding import CodePage
 from shellfree.engine.v4a_plan import Plan, PlannedFile
 from shellfree.engine.write_lint import lint_delta
 
@@ -36,7 +37,7 @@ def _current_bytes(path: str) -> bytes | None:
 
 
 def _apply_one(entry: PlannedFile, exclusive: bool, applied: list[PlannedFile],
-               versions: dict[str, StatKey | None], code_pages: dict[str, str]) -> None:
+               versions: dict[str, StatKey | None], code_pages: dict[str, CodePage]) -> None:
     """Writes or deletes one path; appends it to *applied* as soon as the disk has changed, and
     records the version (and legacy code page) written."""
     if _current_bytes(entry.path) != entry.before.raw:
@@ -95,7 +96,7 @@ def apply_plan(plan: Plan, *, exclusive: bool) -> PatchOutcome:
     """Applies *plan* (validated, gated) and returns the patch result."""
     applied: list[PlannedFile] = []
     versions: dict[str, StatKey | None] = {}
-    code_pages: dict[str, str] = {}
+    code_pages: dict[str, CodePage] = {}
     touched = [e for e in plan.files.values()
                # untouched, or created and deleted again within the patch: nothing to do
                if e.touched and (e.present or e.before.raw is not None)]

@@ -19,6 +19,7 @@ from shellfree.engine.fuzzy_match import Edit, fuzzy_find_and_replace, is_alread
 from shellfree.engine.patch_replace import no_match_error
 from shellfree.engine.patch_text import EditableFile, NotRoundTrip, unified_diff
 from shellfree.engine.read_tracking import CodePageLookup, StatKey, stat_key
+from shellfree.engine.text_decoding import CodePage
 from shellfree.engine.v4a_parser import Hunk, V4AOperation
 from shellfree.engine.write_encoding import NEW_FILE
 from shellfree.engine.write_pipeline import ExistingFile, WriteRefused, prepare_write
@@ -48,7 +49,7 @@ class PlannedFile:
     *before* is what the disk holds; *raw* the bytes it will hold when not edited as text
     (unchanged, or moved here), *editable* its text when edited, *present* whether it will
     exist, *data* the final bytes once gated, *verb* the operation named in failure messages,
-    *code_page* the legacy code page the task knows *raw* to be in (it follows a move).
+    *code_page* how the task knows *raw* to use a legacy code page (it follows a move).
     """
 
     path: str
@@ -60,7 +61,7 @@ class PlannedFile:
     verb: str = "update"
     touched: bool = False
     data: bytes | None = None
-    code_page: str | None = None
+    code_page: CodePage | None = None
 
 
 @dataclass
@@ -260,7 +261,7 @@ class _Planner:
             if entry.editable is None:
                 entry.data = entry.raw
                 continue
-            entry.code_page = entry.editable.format.code_page
+            entry.code_page = entry.editable.format.form
             existing = ExistingFile(entry.editable.raw, entry.editable.format)
             try:
                 prepared = prepare_write(entry.path, entry.editable.text, self.policy, existing,

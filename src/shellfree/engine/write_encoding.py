@@ -1,8 +1,9 @@
 """The byte form of an existing text file, so an edit writes it back the way it was stored.
 
 :func:`sniff_format` looks at a file's bytes once and returns a :class:`TextFormat`: its byte-order
-mark, its encoding (UTF-8, UTF-16 with a BOM, or a legacy code page detected with
-:func:`~shellfree.engine.text_decoding.detect_legacy_encoding`) and its dominant line ending.
+mark, its encoding (UTF-8, UTF-16 with a BOM, or a legacy code page for the whole file or for
+its stray lines, decided by :func:`~shellfree.engine.text_decoding.code_page_form` as read_file
+decides it) and its dominant line ending.
 ``decode`` turns the bytes into the text the matcher and the agent see; ``encode`` turns new text
 back into bytes in the same form, or raises :class:`UnencodableText` instead of silently
 changing the file's encoding.
@@ -11,11 +12,19 @@ changing the file's encoding.
 from __future__ import annotations
 
 import codecs
-from dataclasses import dataclass
+import re
+from collections import deque
+from dataclasses import dataclass, replace
 
 from shellfree.engine.read_encoding import SNIFF_BYTES as READ_SNIFF_BYTES
 from shellfree.engine.read_encoding import classify
-from shellfree.engine.text_decoding import detect_legacy_encoding
+from shellfree.engine.text_decoding import (
+    CODE_PAGE_WINDOW,
+    DETECTION_BYTES,
+    CodePage,
+    code_page_form,
+    legacy_code_page,
+)
 
 __all__ = [
     "LINE_ENDING_SAMPLE",
@@ -30,7 +39,7 @@ __all__ = [
 LINE_ENDING_SAMPLE = 4096
 """How many leading characters decide the dominant line ending (Hermes §3.4 step 6)."""
 
-SNIFF_BYTES = 1 << 20
+SNIFF_BYTES = DETECTION_BYTES
 """How much of a file decides between UTF-8 and a legacy encoding."""
 
 _BOMS = (
@@ -61,34 +70,66 @@ class UnencodableText(ValueError):
 @dataclass(frozen=True, slots=True)
 class TextFormat:
     """How a file's text is stored: *bom* bytes (``b""`` for none), *encoding* (a Python codec
-    name) and *newline* (``"\\r\\n"``, ``"\\n"`` or None when the sample has no line break)."""
+    name), *newline* (``"\\r\\n"``, ``"\\n"`` or None when the sample has no line break) and
+    *stray_code_page*, the legacy code page of the lines of a UTF-8 file that are not UTF-8.
+
+    With a stray code page the file is decoded line by line, as read_file and search_files
+    show it: a line that is valid UTF-8 is UTF-8, any other line is in the code page. So a
+    UTF-8 file with one Latin-1 line reads as UTF-8 with that line in Latin-1 (decoding it
+    whole in a code page would turn every UTF-8 character into two), and a patch matches the
+    text the agent was shown.
+    """
 
     bom: bytes = b""
     encoding: str = "utf-8"
     newline: str | None = None
+    stray_code_page: str | None = None
 
     @property
     def code_page(self) -> str | None:
-        """The legacy code page (cp1252, Shift-JIS, …) the file is in, or None for UTF-8,
-        UTF-16 and UTF-32, which are read off the bytes rather than guessed."""
-        if self.bom or codecs.lookup(self.encoding).name.startswith(_UNICODE_CODECS):
+        """The legacy code page (cp1252, Shift-JIS, …) of the file, or of its stray lines, or
+        None: a file with a BOM, UTF-8, UTF-16 and UTF-32 are read off the bytes, not
+        guessed."""
+        if self.bom:
+            return None
+        if self.stray_code_page is not None:
+            return self.stray_code_page
+        if codecs.lookup(self.encoding).name.startswith(_UNICODE_CODECS):
             return None
         return self.encoding
+
+    @property
+    def form(self) -> CodePage | None:
+        """How the file uses its legacy code page (whole, or its stray lines), or None."""
+        code_page = self.code_page
+        if code_page is None:
+            return None
+        return CodePage(code_page, self.stray_code_page is None)
 
     def decode(self, data: bytes) -> str:
         """The text of *data* without its BOM. Bytes the encoding cannot decode become lone
         surrogates (``surrogateescape``), so :meth:`encode` gives them back unchanged."""
         body = data[len(self.bom):] if self.bom and data.startswith(self.bom) else data
-        return body.decode(self.encoding, "surrogateescape")
+        text = body.decode(self.encoding, "surrogateescape")
+        if self.stray_code_page is None or not _ESCAPED.search(text):
+            return text
+        return "\n".join(_decode_line(line, self.stray_code_page) for line in body.split(b"\n"))
 
-    def encode(self, text: str) -> bytes:
+    def encode(self, text: str, original: bytes | None = None) -> bytes:
         """*text* in this format: the BOM first (unless *text* already starts with U+FEFF, which
         then becomes that BOM), then *text* in this encoding. Line endings are the caller's job.
+
+        With a stray code page, line by line: the lines before and after the edited ones keep
+        the bytes they have in *original* (the file before the edit), and so does an edited
+        line whose text one of the edited lines had, so stray lines stay as they were; any
+        other line is UTF-8 (a stray byte the agent kept, in the code page).
 
         Raises :class:`UnencodableText` for a character the encoding cannot store.
         """
         if self.bom and text.startswith("\ufeff"):
             text = text[1:]
+        if self.stray_code_page is not None:
+            return _encode_lines(text.split("\n"), self.stray_code_page, original or b"")
         try:
             return self.bom + text.encode(self.encoding, "surrogateescape")
         except UnicodeEncodeError as error:
@@ -99,57 +140,104 @@ class TextFormat:
         the edited region. EDGE CASE: a few multi-byte code pages map two byte sequences to one
         character; such a file cannot be edited byte-faithfully."""
         try:
-            return self.encode(self.decode(data)) == data
+            return self.encode(self.decode(data), data) == data
         except (UnencodableText, UnicodeError):
             return False
+
+
+_ESCAPED = re.compile("[\udc80-\udcff]")
+"""A byte UTF-8 could not decode, as ``surrogateescape`` keeps it."""
+
+
+def _decode_line(line: bytes, code_page: str) -> str:
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return line.decode(code_page, "surrogateescape")
+
+
+def _encode_lines(lines: list[str], code_page: str, original: bytes) -> bytes:
+    """*lines* of a UTF-8 file with stray lines in *code_page*, keeping *original*'s bytes."""
+    before = original.split(b"\n") if original else []
+    shown = [_decode_line(line, code_page) for line in before]
+    # The edit's region: lines outside the longest common head and tail are its.
+    head = 0
+    while head < min(len(lines), len(shown)) and lines[head] == shown[head]:
+        head += 1
+    tail = 0
+    while (tail < min(len(lines), len(shown)) - head
+           and lines[len(lines) - 1 - tail] == shown[len(shown) - 1 - tail]):
+        tail += 1
+    kept: dict[str, deque[bytes]] = {}
+    for index in range(head, len(shown) - tail):
+        kept.setdefault(shown[index], deque()).append(before[index])
+    middle = [_encode_line(line, code_page, kept) for line in lines[head:len(lines) - tail]]
+    return b"\n".join(before[:head] + middle + before[len(before) - tail:])
+
+
+def _encode_line(line: str, code_page: str, kept: dict[str, deque[bytes]]) -> bytes:
+    """One line of a UTF-8 file with stray lines in *code_page*: the bytes it had (*kept*),
+    else UTF-8, else — for a line holding bytes UTF-8 could not decode — the code page."""
+    if line.isascii():
+        return line.encode("ascii")
+    same = kept.get(line)
+    if same:
+        # Equal lines keep their own bytes in order; any more copies take the last's.
+        return same.popleft() if len(same) > 1 else same[0]
+    for encoding in ("utf-8", code_page):
+        try:
+            data = line.encode(encoding, "surrogateescape")
+        except UnicodeEncodeError:
+            continue
+        if _decode_line(data, code_page) == line:
+            return data
+    raise UnencodableText(next(ch for ch in line if not ch.isascii()), "utf-8")
 
 
 NEW_FILE = TextFormat()
 """A file that does not exist yet is written as UTF-8 without a BOM, line endings as given."""
 
 
-def _utf8_prefix_is_valid(head: bytes) -> bool:
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    try:
-        # final=False: a multi-byte character cut at the sample's end is not an error.
-        decoder.decode(head, final=False)
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
-def sniff_format(data: bytes, code_page: str | None = None) -> TextFormat:
+def sniff_format(data: bytes, code_page: CodePage | None = None) -> TextFormat:
     """The :class:`TextFormat` of a file whose content (or first megabyte) is *data*.
 
     A BOM names the encoding; BOM-less UTF-16 is recognised as read_file recognises it; then
-    UTF-8 when the sample is valid UTF-8, else the detected legacy encoding when it decodes and
-    re-encodes the sample unchanged, else UTF-8 with the undecodable bytes kept as they are.
+    UTF-8 when the sample is valid UTF-8. Otherwise the file has a legacy code page for its
+    lines that are not UTF-8 (:func:`~shellfree.engine.text_decoding.legacy_code_page`, as
+    read_file finds it), and new text is stored in that code page when such lines outnumber the
+    non-ASCII lines that are UTF-8, else in UTF-8; with no code page found, UTF-8 with the
+    undecodable bytes kept as they are.
 
-    *code_page* is the legacy code page the task knows *data* to be in (it was shown or wrote
-    these bytes in it). It replaces the guess, and decides an all-ASCII sample too, where UTF-8
-    and the code page read the same bytes but would store new text differently; a sample that
-    is UTF-8 with non-ASCII characters stays UTF-8, as read_file shows such lines.
+    *code_page* is how the task knows *data* to use a legacy code page (it was shown or wrote
+    these bytes so): it is the answer, also for an all-ASCII sample, where UTF-8 and a code
+    page read the same bytes but would store new text differently.
     """
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             text = data[len(bom):SNIFF_BYTES].decode(encoding, "surrogateescape")
             return TextFormat(bom, encoding, dominant_line_ending(text))
     head = data[:SNIFF_BYTES]
-    encoding = "utf-8"
+    fmt = _form(head, code_page)
+    return replace(fmt, newline=dominant_line_ending(fmt.decode(head[:LINE_ENDING_SAMPLE * 4])))
+
+
+def _form(head: bytes, code_page: CodePage | None) -> TextFormat:
+    """:func:`sniff_format`'s answer for a file without a BOM, line endings aside."""
     # EDGE CASE: BOM-less UTF-16 is valid UTF-8 byte-wise (ASCII plus NULs); ask read_file's
     # classifier, so the file is edited in the encoding read_file showed it in.
     shown = classify(head[:READ_SNIFF_BYTES], lambda: b"")  # only its UTF-16 answer is used
     if shown is not None and shown.utf16 and TextFormat(b"", shown.name).round_trips(head):
-        encoding = shown.name
-    elif code_page is not None and (head.isascii() or not _utf8_prefix_is_valid(head)) and (
-            TextFormat(b"", code_page).round_trips(head)):
-        encoding = code_page
-    elif not _utf8_prefix_is_valid(head):
-        legacy = detect_legacy_encoding(head)
-        if legacy is not None and TextFormat(b"", legacy).round_trips(head):
-            encoding = legacy
-    sample = head[:LINE_ENDING_SAMPLE * 4].decode(encoding, "surrogateescape")
-    return TextFormat(b"", encoding, dominant_line_ending(sample))
+        return TextFormat(b"", shown.name)
+    # The same question of the same bytes as read_file asks (read_encoding.classify).
+    form = code_page_form(head[:CODE_PAGE_WINDOW], code_page)
+    if form.name is None:
+        # Stray lines past the window, if any, have the code page of the first megabyte's.
+        return TextFormat(b"", "utf-8", stray_code_page=legacy_code_page(head))
+    if form.whole:
+        if not TextFormat(b"", form.name).round_trips(head):
+            return TextFormat()
+        return TextFormat(b"", form.name)
+    return TextFormat(b"", "utf-8", stray_code_page=form.name)
 
 
 def dominant_line_ending(text: str) -> str | None:

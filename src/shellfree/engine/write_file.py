@@ -17,6 +17,7 @@ from shellfree.engine.atomic_write import AtomicWriteError
 from shellfree.engine.envelope import dumps, tool_error
 from shellfree.engine.path_locks import lock_paths
 from shellfree.engine.read_tracking import StatKey, stat_key
+from shellfree.engine.text_decoding import CodePage
 from shellfree.engine.write_content_guards import display_text_error, placeholder_error
 from shellfree.engine.write_guards import WriteTarget, run_path_guards
 from shellfree.engine.write_lint import LintResult, lint_delta
@@ -102,7 +103,7 @@ def write_file(tools: FileTools, path: Any, content: Any) -> str:
     result["resolved_path"] = target.resolved
     if outcome.error is None:
         result["files_modified"] = [target.resolved]
-        _bookkeeping(tools, target, version, existing.format.code_page)
+        _bookkeeping(tools, target, version, existing.format.form)
     return dumps(result)
 
 
@@ -158,7 +159,7 @@ def stale_write_reason(tools: FileTools, target: WriteTarget) -> str | None:
 
 
 def _bookkeeping(tools: FileTools, target: WriteTarget, version: StatKey | None,
-                 code_page: str | None) -> None:
+                 code_page: CodePage | None) -> None:
     """After a successful write: the task knows the file in full at the written version (only
     when that version was verified stable), and in the legacy *code_page* it was written in;
     cached reads of the path are dropped."""

@@ -99,7 +99,8 @@ def prepare_write(path: str, content: str, policy: WritePolicy, existing: Existi
     if match_crlf and fmt.newline == "\r\n":
         content = normalize_line_endings(content, "\r\n")
     try:
-        data = fmt.encode(content)
+        # The bytes on disk, so a line the write leaves alone keeps them (TextFormat.encode).
+        data = fmt.encode(content, existing.raw)
     except UnencodableText as error:
         raise WriteRefused(messages.UNENCODABLE_WRITE.format(
             path=path, char=error.char, encoding=error.encoding)) from None

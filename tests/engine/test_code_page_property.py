@@ -1,0 +1,73 @@
+"""read_file and patch agree on any file whose lines are each UTF-8 or cp1252: a line copied
+from read_file's page is found by patch; replacing it changes that line's bytes and no other
+line's; and the next read shows the new line and every other line as before. The example-based
+cases are in test_code_page_lines.py."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, assume, event, given, settings, strategies as st
+
+from shellfree import FileTools
+from tests.engine.conftest import WESTERN_LINE
+
+# Letters, digits, punctuation and Western characters cp1252 stores too; no newline, no tab,
+# nothing a redaction rule takes. "ß€" (DF 80 in cp1252) is valid UTF-8 on its own.
+ALPHABET = "abcK 0123().,;éüß€Ö"
+
+_line = st.text(alphabet=ALPHABET, min_size=0, max_size=20)
+
+
+@st.composite
+def _files(draw):
+    lines = [WESTERN_LINE] + draw(st.lists(_line, min_size=1, max_size=8))
+    encodings = draw(st.lists(st.sampled_from(["utf-8", "cp1252"]), min_size=len(lines),
+                              max_size=len(lines)))
+    index = draw(st.integers(0, len(lines) - 1))
+    new = draw(_line)
+    return lines, encodings, index, new
+
+
+def _read(tools: FileTools) -> tuple[list[str], dict]:
+    out = json.loads(tools.read_file("f.txt"))
+    if out.get("is_binary"):
+        return [], out
+    return [row.split("|", 1)[1] for row in out["content"].split("\n")], out
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.filter_too_much])
+@given(case=_files())
+def test_a_line_read_is_a_line_patch_finds_and_replaces_alone(case):
+    lines, encodings, index, new = case
+    data = b"".join(line.encode(enc) + b"\n" for line, enc in zip(lines, encodings))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "f.txt"
+        path.write_bytes(data)
+        tools = FileTools(tmp)
+        shown, page = _read(tools)
+        # Where charset-normalizer names no code page for the stray lines (it finds too much
+        # "chaos" in a short "KK€Ö.0€"), read_file calls the file binary: not this property.
+        assume(not page.get("is_binary"))
+        assert len(shown) == len(lines)
+        assume("\ufffd" not in "".join(shown))  # bytes no code page explains: not this property
+        old = shown[index]
+        view = "\n".join(shown) + "\n"
+        assume(old.strip() and view.count(old) == 1 and new != old)
+        result = json.loads(tools.patch(path="f.txt", old_string=old, new_string=new))
+        event(f"shown in {page.get('encoding')}, {len(set(encodings))} encoding(s), "
+              f"success={result.get('success')}")
+        if not result.get("success"):
+            # Only a whole-file code page may lack a character of the new line.
+            assert "cannot represent" in result.get("error", ""), result
+            assert path.read_bytes() == data
+            return
+        after = path.read_bytes().split(b"\n")
+        before = data.split(b"\n")
+        assert after[:index] + after[index + 1:] == before[:index] + before[index + 1:], (
+            data, path.read_bytes(), page.get("encoding"))
+        shown_after, _ = _read(tools)
+        assert shown_after == shown[:index] + [new] + shown[index + 1:]
