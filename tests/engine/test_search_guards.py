@@ -170,6 +170,7 @@ class TestNegativeCache:
     def test_expires_after_60_seconds(self, tools, root, clock):
         ft = tools({"src/a.txt": "x\n"})
         first = ft.search_files("x", path="srcc")
+        assert "srcx" not in first
         (root / "srcx").mkdir()
         clock.advance(60)
         assert json.loads(ft.search_files("x", path="srcc"))["error"] == (

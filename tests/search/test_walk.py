@@ -218,7 +218,7 @@ class TestIgnoreFiles:
         check(reference_rg, [], [], expected_status=1)
 
     def test_core_excludesfile_from_gitconfig(self, isolated, reference_rg, tmp_path):
-        (tmp_path / "home" / ".gitconfig").write_text(f'[core]\n\texcludesFile = "~/ex"\n')
+        (tmp_path / "home" / ".gitconfig").write_text('[core]\n\texcludesFile = "~/ex"\n')
         (tmp_path / "home" / "ex").write_text("*.gx\n")
         make({".git/": None, "a.gx": "x", "b": "x"})
         check(reference_rg, [], ["b"])
