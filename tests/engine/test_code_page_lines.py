@@ -102,6 +102,19 @@ def test_a_stray_byte_in_a_utf8_file_is_kept(tools, root):
     assert (root / "b.txt").read_bytes() == data.replace("schön".encode(), "sehr schön".encode())
 
 
+def test_a_second_spelling_of_a_character_is_kept(tools, root):
+    """cp932 has two byte sequences for ``≒`` (81 E0, and 87 90 in NEC's row 13); decoding and
+    encoding again gives 81 E0. A patch of another line keeps 87 90."""
+    text = "≒ これは日本語のテキストです。\n二行目：カタカナとひらがな。\n"
+    data = text.encode("cp932").replace(b"\x81\xe0", b"\x87\x90")
+    assert data.decode("cp932") == text and text.encode("cp932") != data  # the premise
+    ft = tools({"ja.txt": data})
+    assert lines_of(read(ft, "ja.txt")["content"]) == text.splitlines()
+    result = patch(ft, path="ja.txt", old_string="カタカナと", new_string="")
+    assert result["success"] is True, result
+    assert (root / "ja.txt").read_bytes() == data.replace("カタカナと".encode("cp932"), b"")
+
+
 class TestAFileMostlyInACodePage:
     TEXT = "Größe: 5 €, Café au lait, naïve Übergröße, déjà vu\nÜber naïve déjà\nx ß€\n"
 

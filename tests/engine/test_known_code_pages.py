@@ -134,14 +134,14 @@ class TestAfterARead:
         the agent was shown. A stand-in guess plays the patch's."""
         ft = tools({"w.txt": BEFORE.encode("cp1252")})
         assert read(ft, "w.txt")["encoding"] == "cp1252"
-        monkeypatch.setattr(text_decoding, "legacy_code_page", lambda data: "cp1257")
+        monkeypatch.setattr(text_decoding, "detect_legacy_encoding", lambda data: "cp1257")
         assert patch(ft, path="w.txt", old_string="naïve", new_string="naïf")["success"] is True
         assert (root / "w.txt").read_bytes() == BEFORE.replace("naïve", "naïf").encode("cp1252")
 
     def test_without_a_read_the_patch_guesses(self, tools, root, monkeypatch):
         """The control of the test above: the stand-in guess is what the patch would use."""
         ft = tools({"w.txt": BEFORE.encode("cp1252")})
-        monkeypatch.setattr(text_decoding, "legacy_code_page", lambda data: "cp1257")
+        monkeypatch.setattr(text_decoding, "detect_legacy_encoding", lambda data: "cp1257")
         result = patch(ft, path="w.txt", old_string="naïve", new_string="naïf")
         assert result["success"] is False
 

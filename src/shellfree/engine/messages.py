@@ -464,7 +464,9 @@ PATCH_NOT_ROUND_TRIP = (
     "Refusing to patch '{path}': its bytes do not survive decoding as {encoding} and encoding "
     "again, so an edit would change bytes outside the edited region. The file was NOT modified."
 )
-"""shellfree's own: a few multi-byte code pages map two byte sequences to one character."""
+"""shellfree's own: the guard that an edit changes no byte outside it. A legacy code page that
+maps two byte sequences to one character (cp932's NEC and IBM rows) no longer trips it: the
+lines an edit leaves alone keep their bytes (``TextFormat.encode``)."""
 
 # -- patch: the fuzzy matcher (§4.4) ---------------------------------------------------------------
 

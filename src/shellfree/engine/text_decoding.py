@@ -1,12 +1,15 @@
-"""Turn the bytes rg prints (paths and line contents) into the text an agent receives.
+"""How a file's bytes use a legacy code page, and the text an agent receives from rg's output.
 
-rg prints lines as they are in the file, after transcoding UTF-16 files that start with a BOM
-to UTF-8 (rg-semantics §2.2). A line that is valid UTF-8 is decoded as such. A line that is not
-is decoded with the encoding detected for its whole file (a legacy code page such as
-Windows-1252 or Shift-JIS), or the one the task already knows that version of the file to be in
-(read_file showed it, or write_file/patch wrote it, in that code page), so valid text never
-reaches the agent as U+FFFD and a line reads as read_file shows it; only bytes that no
-detected encoding explains are replaced.
+:func:`code_page_form` is the one answer all four tools use: from the first 64 KiB of a file,
+the legacy code page (Windows-1252, Shift-JIS, …) charset-normalizer names for its lines that
+are not UTF-8, and whether the whole file is in it or only those stray lines, so a line reads,
+matches and is stored the same way in read_file, patch, write_file and search_files.
+
+:class:`LineDecoder` turns rg's printed paths and lines into text. rg prints lines as they are
+in the file, after transcoding UTF-16 files that start with a BOM to UTF-8 (rg-semantics
+§2.2); a line is decoded as read_file would show it — in the file's code page if it is the
+whole file's, else as UTF-8 when it is valid UTF-8 and in the code page when not — so valid
+text never reaches the agent as U+FFFD; only bytes that no code page explains are replaced.
 """
 
 from __future__ import annotations
@@ -95,11 +98,12 @@ def legacy_code_page(data: bytes) -> str | None:
     cp1250, which turns the Latin-1 line's ``è`` into ``č``.
     """
     window = data[:CODE_PAGE_WINDOW]
-    lines = (stray_lines(window, len(window) == CODE_PAGE_WINDOW)
-             or stray_lines(data, len(data) >= DETECTION_BYTES))
-    if not lines:
-        return None
-    return detect_legacy_encoding(b"".join(line + b"\n" for line in lines))
+    return _guess(stray_lines(window, len(window) >= CODE_PAGE_WINDOW)
+                  or stray_lines(data, len(data) >= DETECTION_BYTES))
+
+
+def _guess(lines: list[bytes]) -> str | None:
+    return detect_legacy_encoding(b"".join(line + b"\n" for line in lines)) if lines else None
 
 
 class CodePage(NamedTuple):
@@ -125,9 +129,7 @@ def code_page_form(window: bytes, known: CodePage | None = None) -> CodePage:
     if known is not None:
         return known
     stray = stray_lines(window, len(window) >= CODE_PAGE_WINDOW)
-    if not stray:
-        return CodePage(None, False)
-    name = legacy_code_page(window)
+    name = _guess(stray)  # as legacy_code_page(window) names it
     if name is None:
         return CodePage(None, False)
     non_ascii = sum(1 for line in window.split(b"\n") if not line.isascii())

@@ -15,6 +15,8 @@ import codecs
 import re
 from collections import deque
 from dataclasses import dataclass, replace
+from functools import partial
+from typing import Callable
 
 from shellfree.engine.read_encoding import SNIFF_BYTES as READ_SNIFF_BYTES
 from shellfree.engine.read_encoding import classify
@@ -122,18 +124,27 @@ class TextFormat:
         With a stray code page, line by line: the lines before and after the edited ones keep
         the bytes they have in *original* (the file before the edit), and so does an edited
         line whose text one of the edited lines had, so stray lines stay as they were; any
-        other line is UTF-8 (a stray byte the agent kept, in the code page).
+        other line is UTF-8 (a stray byte the agent kept, in the code page). A file wholly in
+        a code page whose *original* bytes do not survive decoding and encoding again (a
+        multi-byte code page that maps two byte sequences to one character) is kept the same
+        way, its new lines in the code page.
 
         Raises :class:`UnencodableText` for a character the encoding cannot store.
         """
         if self.bom and text.startswith("\ufeff"):
             text = text[1:]
         if self.stray_code_page is not None:
-            return _encode_lines(text.split("\n"), self.stray_code_page, original or b"")
-        try:
-            return self.bom + text.encode(self.encoding, "surrogateescape")
-        except UnicodeEncodeError as error:
-            raise UnencodableText(error.object[error.start], self.encoding) from None
+            return _encode_lines(text.split("\n"), original or b"",
+                                 partial(_decode_line, code_page=self.stray_code_page),
+                                 partial(_encode_stray_line, code_page=self.stray_code_page))
+        data = self.bom + _encode_text(text, self.encoding)
+        if original and self.code_page is not None and (
+                _encode_text(self.decode(original), self.encoding) != original):
+            return _encode_lines(text.split("\n"), original,
+                                 partial(bytes.decode, encoding=self.encoding,
+                                         errors="surrogateescape"),
+                                 partial(_encode_text, encoding=self.encoding))
+        return data
 
     def round_trips(self, data: bytes) -> bool:
         """Whether decoding and re-encoding *data* gives the same bytes, so an edit changes only
@@ -156,10 +167,19 @@ def _decode_line(line: bytes, code_page: str) -> str:
         return line.decode(code_page, "surrogateescape")
 
 
-def _encode_lines(lines: list[str], code_page: str, original: bytes) -> bytes:
-    """*lines* of a UTF-8 file with stray lines in *code_page*, keeping *original*'s bytes."""
+def _encode_text(text: str, encoding: str) -> bytes:
+    try:
+        return text.encode(encoding, "surrogateescape")
+    except UnicodeEncodeError as error:
+        raise UnencodableText(error.object[error.start], encoding) from None
+
+
+def _encode_lines(lines: list[str], original: bytes, decode: Callable[[bytes], str],
+                  encode: Callable[[str], bytes]) -> bytes:
+    """*lines* joined as bytes, keeping *original*'s bytes (as :meth:`TextFormat.encode` says);
+    *decode* and *encode* turn one line's bytes into text and back."""
     before = original.split(b"\n") if original else []
-    shown = [_decode_line(line, code_page) for line in before]
+    shown = [decode(line) for line in before]
     # The edit's region: lines outside the longest common head and tail are its.
     head = 0
     while head < min(len(lines), len(shown)) and lines[head] == shown[head]:
@@ -171,19 +191,19 @@ def _encode_lines(lines: list[str], code_page: str, original: bytes) -> bytes:
     kept: dict[str, deque[bytes]] = {}
     for index in range(head, len(shown) - tail):
         kept.setdefault(shown[index], deque()).append(before[index])
-    middle = [_encode_line(line, code_page, kept) for line in lines[head:len(lines) - tail]]
+    middle = []
+    for line in lines[head:len(lines) - tail]:
+        same = kept.get(line)
+        # Equal lines keep their own bytes in order; any more copies take the last's.
+        middle.append((same.popleft() if len(same) > 1 else same[0]) if same else encode(line))
     return b"\n".join(before[:head] + middle + before[len(before) - tail:])
 
 
-def _encode_line(line: str, code_page: str, kept: dict[str, deque[bytes]]) -> bytes:
-    """One line of a UTF-8 file with stray lines in *code_page*: the bytes it had (*kept*),
-    else UTF-8, else — for a line holding bytes UTF-8 could not decode — the code page."""
+def _encode_stray_line(line: str, code_page: str) -> bytes:
+    """A new line of a UTF-8 file with stray lines in *code_page*: UTF-8, or — for a line
+    holding bytes UTF-8 could not decode — the code page."""
     if line.isascii():
         return line.encode("ascii")
-    same = kept.get(line)
-    if same:
-        # Equal lines keep their own bytes in order; any more copies take the last's.
-        return same.popleft() if len(same) > 1 else same[0]
     for encoding in ("utf-8", code_page):
         try:
             data = line.encode(encoding, "surrogateescape")
@@ -203,10 +223,9 @@ def sniff_format(data: bytes, code_page: CodePage | None = None) -> TextFormat:
 
     A BOM names the encoding; BOM-less UTF-16 is recognised as read_file recognises it; then
     UTF-8 when the sample is valid UTF-8. Otherwise the file has a legacy code page for its
-    lines that are not UTF-8 (:func:`~shellfree.engine.text_decoding.legacy_code_page`, as
-    read_file finds it), and new text is stored in that code page when such lines outnumber the
-    non-ASCII lines that are UTF-8, else in UTF-8; with no code page found, UTF-8 with the
-    undecodable bytes kept as they are.
+    lines that are not UTF-8, the whole file's or only those lines'
+    (:func:`~shellfree.engine.text_decoding.code_page_form`, as read_file finds it); with no
+    code page found, UTF-8 with the undecodable bytes kept as they are.
 
     *code_page* is how the task knows *data* to use a legacy code page (it was shown or wrote
     these bytes so): it is the answer, also for an all-ASCII sample, where UTF-8 and a code
@@ -234,8 +253,6 @@ def _form(head: bytes, code_page: CodePage | None) -> TextFormat:
         # Stray lines past the window, if any, have the code page of the first megabyte's.
         return TextFormat(b"", "utf-8", stray_code_page=legacy_code_page(head))
     if form.whole:
-        if not TextFormat(b"", form.name).round_trips(head):
-            return TextFormat()
         return TextFormat(b"", form.name)
     return TextFormat(b"", "utf-8", stray_code_page=form.name)
 
