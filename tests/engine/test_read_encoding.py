@@ -93,6 +93,15 @@ class TestLegacyEncodings:
         out = read(ft, "zh.txt")
         assert out["content"] == "1|你好，世界。这是一个中文文本文件。\n2|第二行：简体中文。"
 
+    def test_symbols_the_detector_names_nothing_for(self, tools):
+        # charset-normalizer finds no candidate at all for these bytes; they are printable
+        # Windows-1252.
+        text = "Größe: 5 €, Café au lait, naïve Übergröße, déjà vu\nKK€Ö.0€\n"
+        ft = tools({"w.txt": text.encode("cp1252")})
+        out = read(ft, "w.txt")
+        assert out["content"] == "1|Größe: 5 €, Café au lait, naïve Übergröße, déjà vu\n2|KK€Ö.0€"
+        assert out["encoding"] == "cp1252"
+
     def test_legacy_line_after_a_utf8_start(self, tools):
         # The first 1000 bytes are ASCII; line 300 is Windows-1252.
         data = "".join(f"ascii line {i}\n" for i in range(1, 300)).encode() + (

@@ -24,6 +24,16 @@ def test_short_latin1_is_windows_1252():
     assert detect_legacy_encoding("café\n".encode("latin-1")) == "cp1252"
 
 
+def test_printable_windows_1252_the_detector_names_nothing_for():
+    from charset_normalizer import from_bytes
+
+    data = "Größe: 5 €, Café au lait, naïve Übergröße, déjà vu\nKK€Ö.0€\n".encode("cp1252")
+    assert not list(from_bytes(data))  # the premise
+    assert detect_legacy_encoding(data) == "cp1252"
+    assert detect_legacy_encoding(data.replace(b"K", b"\x01")) is None  # a control character
+    assert detect_legacy_encoding(data + b"\x81") is None  # a byte cp1252 does not define
+
+
 def test_line_decoder(tmp_path):
     (tmp_path / "ru.txt").write_bytes(SAMPLES["cp1251"].encode("cp1251") * 2)
     decoder = LineDecoder(str(tmp_path))

@@ -66,7 +66,13 @@ def detect_legacy_encoding(data: bytes) -> str | None:
     if WESTERN_DEFAULT in names:
         return WESTERN_DEFAULT
     best = candidates[0] if candidates else None  # the detector ranks its matches best first
-    if best is None or best.encoding in ("utf_8", "ascii"):
+    if best is None:
+        # EDGE CASE: on short text full of symbols the detector finds too much "chaos" and
+        # names nothing ("Größe: 5 €, …\nKK€Ö.0€"). Bytes that Windows-1252 decodes to
+        # printable text are taken as it: binary hardly ever is (five byte values are
+        # undefined in it, and control characters are common in binary).
+        return WESTERN_DEFAULT if _printable_western(data) else None
+    if best.encoding in ("utf_8", "ascii"):
         return None
     if best.coherence == 0 and not is_multi_byte_encoding(best.encoding) and _fits(
             data, WESTERN_DEFAULT):
@@ -143,6 +149,13 @@ def _utf8_prefix(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+_CONTROLS = bytes(range(32)).translate(None, b"\t\n\r\x0c") + b"\x7f"
+
+
+def _printable_western(data: bytes) -> bool:
+    return _fits(data, WESTERN_DEFAULT) and data.translate(None, _CONTROLS) == data
 
 
 def _fits(data: bytes, encoding: str) -> bool:
