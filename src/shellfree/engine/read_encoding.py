@@ -39,8 +39,8 @@ UTF16_SNIFF_BYTES = 512
 """Bytes the BOM-less UTF-16 test counts zero bytes in (§2.4 UTF-16 rescue)."""
 
 DETECTION_BYTES = CODE_PAGE_WINDOW
-"""Bytes of a file's start whose stray lines name its code page when it does not start as
-UTF-8 (:func:`~shellfree.engine.text_decoding.legacy_code_page`)."""
+"""Bytes of a file's start that decide how it uses a legacy code page
+(:func:`~shellfree.engine.text_decoding.code_page_form`)."""
 
 CONTROL_SHARE_LIMIT = 0.30
 """Hermes' legacy heuristic: text whose share of C0 controls (other than tab, LF, CR) is
