@@ -11,6 +11,7 @@ that code page throughout, even on a line whose bytes happen to be valid UTF-8 (
 
 from __future__ import annotations
 
+import codecs
 import json
 from typing import Any
 
@@ -92,6 +93,20 @@ class TestAUtf8FileWithAStrayLine:
         result = json.loads(ft.write_file("m.txt", shown + "# süß\n"))
         assert result.get("error") is None, result
         assert (root / "m.txt").read_bytes() == MIXED + "# süß\n".encode()
+
+
+def test_a_utf8_file_with_a_byte_order_mark_and_stray_lines(tools, root):
+    """The mark says UTF-8, whatever the count of stray lines: they alone are in the code
+    page, the first one too."""
+    data = codecs.BOM_UTF8 + FRENCH.encode("cp1252") * 3 + GERMAN.encode()
+    ft = tools({"m.txt": data})
+    out = read(ft, "m.txt")
+    assert lines_of(out["content"]) == [FRENCH[:-1]] * 3 + [GERMAN[:-1]]
+    assert out["encoding"] == "cp1252"
+    result = patch(ft, path="m.txt", old_string="brûlée\n# Größe der",
+                   new_string="brûlée\n# Maß der")
+    assert result["success"] is True, result
+    assert (root / "m.txt").read_bytes() == data.replace("Größe".encode(), "Maß".encode())
 
 
 def test_a_stray_byte_in_a_utf8_file_is_kept(tools, root):

@@ -1,10 +1,11 @@
-"""read_file and patch agree on any file whose lines are each UTF-8 or cp1252: a line copied
-from read_file's page is found by patch; replacing it changes that line's bytes and no other
-line's; and the next read shows the new line and every other line as before. The example-based
-cases are in test_code_page_lines.py."""
+"""read_file and patch agree on any file whose lines are each UTF-8 or cp1252, with or without
+a UTF-8 byte-order mark: a line copied from read_file's page is found by patch; replacing it
+changes that line's bytes and no other line's; and the next read shows the new line and every
+other line as before. The example-based cases are in test_code_page_lines.py."""
 
 from __future__ import annotations
 
+import codecs
 import json
 import tempfile
 from pathlib import Path
@@ -28,7 +29,8 @@ def _files(draw):
                               max_size=len(lines)))
     index = draw(st.integers(0, len(lines) - 1))
     new = draw(_line)
-    return lines, encodings, index, new
+    bom = draw(st.booleans())
+    return lines, encodings, index, new, bom
 
 
 def _read(tools: FileTools) -> tuple[list[str], dict]:
@@ -42,8 +44,9 @@ def _read(tools: FileTools) -> tuple[list[str], dict]:
                                                                    HealthCheck.filter_too_much])
 @given(case=_files())
 def test_a_line_read_is_a_line_patch_finds_and_replaces_alone(case):
-    lines, encodings, index, new = case
-    data = b"".join(line.encode(enc) + b"\n" for line, enc in zip(lines, encodings))
+    lines, encodings, index, new, bom = case
+    data = (codecs.BOM_UTF8 if bom else b"") + b"".join(
+        line.encode(enc) + b"\n" for line, enc in zip(lines, encodings))
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "f.txt"
         path.write_bytes(data)
@@ -65,6 +68,9 @@ def test_a_line_read_is_a_line_patch_finds_and_replaces_alone(case):
             return
         after = path.read_bytes().split(b"\n")
         before = data.split(b"\n")
+        if index == 0:  # the mark stays, before the new first line
+            assert after[0].startswith(codecs.BOM_UTF8) == bom
+            after[0] = before[0] = b""
         assert after[:index] + after[index + 1:] == before[:index] + before[index + 1:], (
             data, path.read_bytes(), page.get("encoding"))
         shown_after, _ = _read(tools)

@@ -201,8 +201,9 @@ class TestHelpers:
         (BEFORE.encode("cp1252"), CodePage("cp1257", True), TextFormat(b"", "cp1257", "\n")),
         (b"plain\n", CodePage("cp1252", True), TextFormat(b"", "cp1252", "\n")),
         (b"plain\n", CodePage("cp1252", False), TextFormat(b"", "utf-8", "\n", "cp1252")),
+        # A mark wins: the file is UTF-8, only stray lines would be in the code page.
         ("naïve\n".encode("utf-8-sig"), CodePage("cp1252", True),
-         TextFormat(b"\xef\xbb\xbf", "utf-8", "\n")),  # a BOM wins
+         TextFormat(b"\xef\xbb\xbf", "utf-8", "\n", "cp1252")),
     ])
     def test_sniff_format_with_a_known_code_page(self, data, known, fmt):
         assert sniff_format(data, known) == fmt

@@ -240,6 +240,10 @@ class LineDecoder:
 
 
 def _decode(raw: bytes, encoding: str, cut: bool) -> str | None:
+    if encoding != "utf-8" and raw.startswith(codecs.BOM_UTF8):
+        # The first line of a UTF-8 file with a byte-order mark, in a code page after it.
+        rest = _decode(raw[len(codecs.BOM_UTF8):], encoding, cut)
+        return None if rest is None else "\ufeff" + rest
     try:
         return raw.decode(encoding)
     except UnicodeDecodeError as error:

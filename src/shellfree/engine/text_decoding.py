@@ -138,6 +138,8 @@ def code_page_form(window: bytes, known: CodePage | None = None) -> CodePage:
     name = _guess(stray)  # as legacy_code_page(window) names it
     if name is None:
         return CodePage(None, False)
+    if window.startswith(codecs.BOM_UTF8):
+        return CodePage(name, False)  # the mark says UTF-8: only stray lines are not
     non_ascii = sum(1 for line in window.split(b"\n") if not line.isascii())
     return CodePage(name, len(stray) > non_ascii - len(stray))
 

@@ -90,12 +90,12 @@ class TextFormat:
     @property
     def code_page(self) -> str | None:
         """The legacy code page (cp1252, Shift-JIS, …) of the file, or of its stray lines, or
-        None: a file with a BOM, UTF-8, UTF-16 and UTF-32 are read off the bytes, not
-        guessed."""
-        if self.bom:
-            return None
+        None: UTF-8, UTF-16 and UTF-32, and any file with a byte-order mark, are read off the
+        bytes, not guessed."""
         if self.stray_code_page is not None:
             return self.stray_code_page
+        if self.bom:
+            return None
         if codecs.lookup(self.encoding).name.startswith(_UNICODE_CODECS):
             return None
         return self.encoding
@@ -134,9 +134,12 @@ class TextFormat:
         if self.bom and text.startswith("\ufeff"):
             text = text[1:]
         if self.stray_code_page is not None:
-            return _encode_lines(text.split("\n"), original or b"",
-                                 partial(_decode_line, code_page=self.stray_code_page),
-                                 partial(_encode_stray_line, code_page=self.stray_code_page))
+            body = original or b""
+            if self.bom and body.startswith(self.bom):
+                body = body[len(self.bom):]
+            return self.bom + _encode_lines(
+                text.split("\n"), body, partial(_decode_line, code_page=self.stray_code_page),
+                partial(_encode_stray_line, code_page=self.stray_code_page))
         data = self.bom + _encode_text(text, self.encoding)
         if original and self.code_page is not None and (
                 _encode_text(self.decode(original), self.encoding) != original):
@@ -234,7 +237,11 @@ def sniff_format(data: bytes, code_page: CodePage | None = None) -> TextFormat:
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             text = data[len(bom):SNIFF_BYTES].decode(encoding, "surrogateescape")
-            return TextFormat(bom, encoding, dominant_line_ending(text))
+            stray = None
+            if encoding == "utf-8":
+                # Its stray lines, if any, read in a code page as in read_file.
+                stray = code_page_form(data[:CODE_PAGE_WINDOW], code_page).name
+            return TextFormat(bom, encoding, dominant_line_ending(text), stray)
     head = data[:SNIFF_BYTES]
     fmt = _form(head, code_page)
     return replace(fmt, newline=dominant_line_ending(fmt.decode(head[:LINE_ENDING_SAMPLE * 4])))
