@@ -109,6 +109,35 @@ def test_a_utf8_file_with_a_byte_order_mark_and_stray_lines(tools, root):
     assert (root / "m.txt").read_bytes() == data.replace("Größe".encode(), "Maß".encode())
 
 
+class TestStrayLinesPastTheFirst64KiB:
+    """Past the window, the stray lines of the first megabyte name the code page, in read_file
+    as in patch and search: a page's own stray line alone can say otherwise (``Fußgänger`` by
+    itself is guessed as Big5, which reads it as one Chinese character among Latin letters)."""
+
+    FIRST = "Größe: 5 €, Café au lait, naïve Übergröße, déjà vu"
+    LATER = "Fußgänger"
+    DATA = (GERMAN.encode() * 1400 + FIRST.encode("cp1252") + b"\n" + GERMAN.encode() * 100
+            + LATER.encode("cp1252") + b"\n" + GERMAN.encode())
+
+    def test_the_premise(self):
+        from shellfree.engine.text_decoding import detect_legacy_encoding
+
+        assert len(GERMAN.encode()) * 1400 > CODE_PAGE_WINDOW
+        assert detect_legacy_encoding(self.LATER.encode("cp1252") + b"\n") != "cp1252"
+
+    def test_read_patch_and_search_agree(self, tools, root):
+        ft = tools({"m.txt": self.DATA})
+        page = read(ft, "m.txt", offset=1501, limit=3)
+        assert lines_of(page["content"]) == [GERMAN[:-1], self.LATER, GERMAN[:-1]]
+        out = json.loads(ft.search_files("Fu", path="."))
+        assert [m["content"] for m in out["matches"]] == [self.LATER]
+        result = patch(ft, path="m.txt", old_string=self.LATER, new_string=self.LATER + " ok")
+        assert result["success"] is True, result
+        # The stray line an edit touches is rewritten in UTF-8.
+        assert (root / "m.txt").read_bytes() == self.DATA.replace(
+            self.LATER.encode("cp1252"), (self.LATER + " ok").encode())
+
+
 def test_a_stray_byte_in_a_utf8_file_is_kept(tools, root):
     data = GERMAN.encode() * 3 + "# Ende: schön\n".encode() + b"# \xff\n" + GERMAN.encode()
     ft = tools({"b.txt": data})

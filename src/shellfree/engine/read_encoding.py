@@ -19,10 +19,15 @@ from shellfree.engine.text_decoding import (
     CodePage,
     code_page_form,
     detect_legacy_encoding,
+    legacy_code_page,
 )
+# START_BYTES: the start of a file whose stray lines name the code page of stray lines past
+# its first 64 KiB, for read_file as for patch and search_files.
+from shellfree.engine.text_decoding import DETECTION_BYTES as START_BYTES
 
 __all__ = [
     "SNIFF_BYTES",
+    "START_BYTES",
     "LineDecoder",
     "TextEncoding",
     "UTF8",
@@ -192,14 +197,17 @@ class LineDecoder:
 
     In a file whose *whole* text is in a legacy code page, every line is decoded in it.
     Otherwise each line is UTF-8 when it is valid UTF-8, and decoded with the file's legacy
-    code page if not — the one :func:`classify` found, or, for a file whose start has no such
-    line, the one charset-normalizer finds in the page's non-UTF-8 lines. :attr:`used` names
-    the legacy code page once a line needed it.
+    code page if not — the one :func:`classify` found, or, for a file whose first 64 KiB have
+    no such line, the one the stray lines of its first megabyte name (*start* reads it, as
+    patch and search_files read it), or else the one the page's own stray lines name.
+    :attr:`used` names the legacy code page once a line needed it.
     """
 
-    def __init__(self, encoding: TextEncoding = UTF8) -> None:
+    def __init__(self, encoding: TextEncoding = UTF8,
+                 start: Callable[[], bytes] | None = None) -> None:
         self._legacy = None if encoding.is_utf8 else encoding.name
         self._whole = encoding.whole
+        self._start = start
         self.used: str | None = None
 
     def decode(self, lines: Sequence[bytes], cut: frozenset[int] = frozenset()) -> list[str]:
@@ -217,6 +225,9 @@ class LineDecoder:
             out.append(text)
         if not failed:
             return out
+        if self._legacy is None and self._start is not None:
+            self._legacy = legacy_code_page(self._start())
+            self._start = None
         legacy = self._legacy or detect_legacy_encoding(
             b"".join(lines[i] + b"\n" for i in failed))
         for index in failed:

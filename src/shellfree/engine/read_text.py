@@ -26,6 +26,7 @@ from shellfree.engine import messages
 from shellfree.engine.read_encoding import (
     DETECTION_BYTES,
     SNIFF_BYTES,
+    START_BYTES,
     LineDecoder,
     TextEncoding,
     binary_kind,
@@ -134,7 +135,11 @@ def _read_open_file(path: str, handle: _Reader, offset: int, limit: int,
         # for max_line_length characters of any UTF-8 and a sign that there were more.
         window = stream_bytes_window(handle, offset, end_line, 4 * max_line_length + 1,
                                      chunk_size)
-        decoder = LineDecoder(encoding)
+        def start() -> bytes:
+            handle.seek(0)
+            return handle.read(START_BYTES)
+
+        decoder = LineDecoder(encoding, start)
         lines, used = decoder.decode(window.lines, window.cut), decoder.used
     try:
         after = os.stat(path)
