@@ -56,6 +56,9 @@ class TestAUtf8FileWithAStrayLine:
         out = read(ft, "m.txt")
         assert lines_of(out["content"]) == [GERMAN[:-1]] * 20 + [FRENCH[:-1]] + [GERMAN[:-1]] * 20
         assert out["encoding"] == "cp1252"
+        assert out["hint"] == (
+            "Lines that are not UTF-8 decoded from cp1252 (detected from the file's bytes) for "
+            "display; the rest is UTF-8, and new text is written as UTF-8.")
 
     def test_search_shows_both(self, ft):
         out = json.loads(ft.search_files("(Größe|café)", path=".", limit=3))
@@ -166,7 +169,9 @@ class TestAFileMostlyInACodePage:
         data = self.TEXT.encode("cp1252")
         assert "ß€".encode("cp1252").decode("utf-8") == "߀"  # the premise
         ft = tools({"w.txt": data})
-        assert lines_of(read(ft, "w.txt")["content"]) == self.TEXT.splitlines()
+        out = read(ft, "w.txt")
+        assert lines_of(out["content"]) == self.TEXT.splitlines()
+        assert out["hint"] == "Decoded from cp1252 (detected from the file's bytes) for display."
         result = patch(ft, path="w.txt", old_string="ß€", new_string="ß€ ü")
         assert result["success"] is True, result
         assert (root / "w.txt").read_bytes() == self.TEXT.replace("ß€", "ß€ ü").encode("cp1252")

@@ -148,6 +148,11 @@ READ_UTF16_TRANSCODED = (
 """Hermes says edits "would re-encode as UTF-8"; shellfree's writes keep the file's encoding."""
 READ_LEGACY_DECODED = "Decoded from {encoding} (detected from the file's bytes) for display."
 """shellfree's own: Hermes refuses legacy-encoded text as binary (§2.4); shellfree shows it."""
+READ_STRAY_LINES_DECODED = (
+    "Lines that are not UTF-8 decoded from {encoding} (detected from the file's bytes) for "
+    "display; the rest is UTF-8, and new text is written as UTF-8."
+)
+"""shellfree's own: a UTF-8 file with lines in a legacy code page (engine/text_decoding.py)."""
 BINARY_MAGIC_KINDS: tuple[tuple[bytes, str], ...] = (
     (b"\x89PNG\r\n\x1a\n", "PNG image data"),
     (b"\xff\xd8\xff", "JPEG image data"),

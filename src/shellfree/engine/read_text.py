@@ -177,7 +177,9 @@ def assemble_page(lines: list[str], window: Window, offset: int, limit: int,
         hints.append(messages.READ_UTF16_TRANSCODED.format(encoding=encoding.name.upper()))
     elif used is not None:
         reported = used
-        hints.append(messages.READ_LEGACY_DECODED.format(encoding=used))
+        template = (messages.READ_LEGACY_DECODED if encoding.whole
+                    else messages.READ_STRAY_LINES_DECODED)
+        hints.append(template.format(encoding=used))
         code_page = CodePage(used, encoding.whole)
     if truncated:
         hints.append(messages.READ_CONTINUE.format(next_offset=end_line + 1, offset=offset,
