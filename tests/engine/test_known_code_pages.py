@@ -1,10 +1,11 @@
 """A file the task was shown or wrote in a legacy code page keeps that code page while it is at
-that version: read_file, patch (both modes) and write_file use it instead of guessing again.
+that version: read_file, patch (both modes), write_file and search_files use it instead of
+guessing again.
 
 The guess moves with the text. ``BEFORE`` is guessed as cp1252; ``AFTER`` (its ``au l`` made
 ``ééK``, the same bytes elsewhere) as mac_latin2, which shows ``naïve`` as ``naÔve`` and cannot
-store an ``ï`` at all. Every flow test below first checks that the fresh guess does flip, so it
-fails if charset-normalizer ever stops flipping rather than passing for the wrong reason.
+store an ``ï`` at all. ``test_the_fresh_guess_flips`` checks that premise, so a charset-normalizer
+that stops flipping fails there instead of letting the flow tests pass for the wrong reason.
 """
 
 from __future__ import annotations
@@ -129,9 +130,9 @@ class TestAfterAV4APatch:
 
 class TestAfterARead:
     def test_patch_uses_the_code_page_the_read_showed(self, tools, root, monkeypatch):
-        """Where the stray lines lie past the first 64 KiB, read_file guesses from its page's,
-        patch from the first megabyte's, and the two can differ; the patch must match the text
-        the agent was shown. A stand-in guess plays the patch's."""
+        """The patch matches the text the agent was shown whatever a fresh guess would say
+        (stray lines past the first megabyte are named from read_file's page alone). A stand-in
+        guess plays a fresh one that differs."""
         ft = tools({"w.txt": BEFORE.encode("cp1252")})
         assert read(ft, "w.txt")["encoding"] == "cp1252"
         monkeypatch.setattr(text_decoding, "detect_legacy_encoding", lambda data: "cp1257")
