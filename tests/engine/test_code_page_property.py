@@ -1,7 +1,8 @@
-"""read_file and patch agree on any file whose lines are each UTF-8 or cp1252, with or without
-a UTF-8 byte-order mark: a line copied from read_file's page is found by patch; replacing it
-changes that line's bytes and no other line's; and the next read shows the new line and every
-other line as before. The example-based cases are in test_code_page_lines.py."""
+"""read_file and the editing tools agree on any file whose lines are each UTF-8 or cp1252, with
+or without a UTF-8 byte-order mark: a line copied from read_file's page is found by patch (in
+replace mode and as a V4A hunk); replacing it — or writing back the text read with that line
+changed — changes that line's bytes and no other line's; and the next read shows the new line
+and every other line as before. The example-based cases are in test_code_page_lines.py."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import codecs
 import json
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 from hypothesis import HealthCheck, assume, event, given, settings, strategies as st
 
@@ -40,10 +42,46 @@ def _read(tools: FileTools) -> tuple[list[str], dict]:
     return [row.split("|", 1)[1] for row in out["content"].split("\n")], out
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                   HealthCheck.filter_too_much])
+def _replace(tools: FileTools, shown: list[str], index: int, new: str) -> dict:
+    return json.loads(tools.patch(path="f.txt", old_string=shown[index], new_string=new))
+
+
+def _v4a(tools: FileTools, shown: list[str], index: int, new: str) -> dict:
+    # A V4A line is taken as written, edges included; keep to lines without edge spaces.
+    assume(shown[index].strip() == shown[index] and new.strip() == new)
+    text = f"*** Begin Patch\n*** Update File: f.txt\n-{shown[index]}\n+{new}\n*** End Patch"
+    return json.loads(tools.patch(mode="patch", patch=text))
+
+
+def _write(tools: FileTools, shown: list[str], index: int, new: str) -> dict:
+    content = "".join(line + "\n" for line in shown[:index] + [new] + shown[index + 1:])
+    result = json.loads(tools.write_file("f.txt", content))
+    return {"success": "error" not in result, **result}
+
+
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+@SETTINGS
 @given(case=_files())
 def test_a_line_read_is_a_line_patch_finds_and_replaces_alone(case):
+    _check(case, _replace)
+
+
+@SETTINGS
+@given(case=_files())
+def test_a_line_read_is_a_line_a_v4a_patch_replaces_alone(case):
+    _check(case, _v4a)
+
+
+@SETTINGS
+@given(case=_files())
+def test_write_file_of_the_text_read_with_one_line_changed_changes_that_line_alone(case):
+    _check(case, _write)
+
+
+def _check(case, edit: Callable[[FileTools, list[str], int, str], dict]) -> None:
     lines, encodings, index, new, bom = case
     data = (codecs.BOM_UTF8 if bom else b"") + b"".join(
         line.encode(enc) + b"\n" for line, enc in zip(lines, encodings))
@@ -58,7 +96,7 @@ def test_a_line_read_is_a_line_patch_finds_and_replaces_alone(case):
         old = shown[index]
         view = "\n".join(shown) + "\n"
         assume(old.strip() and view.count(old) == 1 and new != old)
-        result = json.loads(tools.patch(path="f.txt", old_string=old, new_string=new))
+        result = edit(tools, shown, index, new)
         event(f"shown in {page.get('encoding')}, {len(set(encodings))} encoding(s), "
               f"success={result.get('success')}")
         if not result.get("success"):
