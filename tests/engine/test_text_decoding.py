@@ -24,6 +24,25 @@ def test_short_latin1_is_windows_1252():
     assert detect_legacy_encoding("café\n".encode("latin-1")) == "cp1252"
 
 
+@pytest.mark.parametrize("word", ["Übergröße", "Fußgänger", "ça va", "Öl"])
+def test_western_words_the_detector_takes_for_cjk(word):
+    from charset_normalizer import from_bytes
+
+    data = word.encode("cp1252") + b"\n"
+    ranked = [match.encoding for match in from_bytes(data)
+              if not match.encoding.startswith(("utf_16", "utf_32"))]
+    assert ranked[0] in ("big5", "cp932", "shift_jis")  # the premise: a CJK guess first
+    assert detect_legacy_encoding(data) == "cp1252"
+
+
+@pytest.mark.parametrize(("text", "encoding"), [
+    ("日本語のテキストです。", "shift_jis"), ("こんにちは", "shift_jis"),
+    ("你好，世界。这是中文。", "gbk"), ("中文測試文字", "big5"), ("한국어 텍스트입니다", "euc_kr"),
+])
+def test_short_cjk_is_not_taken_for_western_words(text, encoding):
+    assert detect_legacy_encoding(text.encode(encoding) + b"\n") != "cp1252"
+
+
 def test_printable_windows_1252_the_detector_names_nothing_for():
     from charset_normalizer import from_bytes
 

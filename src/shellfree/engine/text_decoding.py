@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 from typing import NamedTuple
 
 from shellfree.engine.read_tracking import CodePageLookup, stat_key
@@ -50,9 +51,10 @@ def detect_legacy_encoding(data: bytes) -> str | None:
     """The most likely encoding of *data* when it is not UTF-8, or None if nothing fits.
 
     EDGE CASE: on short Western text the detector ranks look-alike code pages first (French
-    as cp1257, ``café`` as cp1006), so Windows-1252 wins whenever it is among the plausible
-    candidates, or when the best single-byte guess has no language evidence at all; multi-byte
-    guesses (Shift-JIS, GB18030, …) and guesses backed by a language keep their rank.
+    as cp1257, ``café`` as cp1006, ``Übergröße`` as Big5), so Windows-1252 wins whenever it is
+    among the plausible candidates, when the best single-byte guess has no language evidence
+    at all, and when a multi-byte guess (Shift-JIS, Big5, …) reads as Western words in it
+    (see :func:`_western_words`); other guesses keep their rank.
     """
     # Heavy import; only files with non-UTF-8 matched lines get here.
     from charset_normalizer import from_bytes
@@ -76,6 +78,8 @@ def detect_legacy_encoding(data: bytes) -> str | None:
         return None
     if best.coherence == 0 and not is_multi_byte_encoding(best.encoding) and _fits(
             data, WESTERN_DEFAULT):
+        return WESTERN_DEFAULT
+    if is_multi_byte_encoding(best.encoding) and _western_words(data):
         return WESTERN_DEFAULT
     return best.encoding
 
@@ -151,6 +155,25 @@ def _utf8_prefix(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+
+
+def _western_words(data: bytes) -> bool:
+    """Whether *data* reads in Windows-1252 as Western words: each run of non-ASCII characters
+    is one or two letters touching an ASCII letter (``Übergröße``, ``Fußgänger``). A CJK text
+    read so gives runs of four or more (two bytes a character), or symbols (``“ú`` for 日)."""
+    try:
+        text = data.decode(WESTERN_DEFAULT)
+    except UnicodeDecodeError:
+        return False
+    runs = list(_NON_ASCII_RUN.finditer(text))
+    return bool(runs) and all(
+        len(run.group()) <= 2 and run.group().isalpha()
+        and (text[run.start() - 1: run.start()].isalpha()
+             or text[run.end(): run.end() + 1].isalpha())
+        for run in runs)
 
 
 _CONTROLS = bytes(range(32)).translate(None, b"\t\n\r\x0c") + b"\x7f"
