@@ -78,7 +78,7 @@ def patch_replace(path: str, old_string: str, new_string: str, replace_all: bool
                   policy: WritePolicy, *, exclusive: bool,
                   code_page: KnownCodePage | None = None) -> PatchOutcome:
     """Replaces *old_string* by *new_string* in the file at *path* (absolute, real);
-    *code_page* is what the task knows of the file's legacy code page."""
+    *code_page* is how the task knows the file to use a legacy code page."""
     denied = policy.write_denied_error(path)
     if denied is not None:
         return failure(denied)

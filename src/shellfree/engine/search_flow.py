@@ -66,8 +66,8 @@ class SearchRunner:
 
     def search(self, request: SearchRequest,
                known: CodePageLookup = lambda path: None) -> SearchResult:
-        """Hermes ``file_ops.search`` (§5.3); *known* tells the legacy code page the task knows
-        a file to be in, for lines that are not UTF-8."""
+        """Hermes ``file_ops.search`` (§5.3); *known* tells how the task knows a file to use a
+        legacy code page, so its lines read as read_file showed them."""
         if request.is_file_search and request.order not in FILE_ORDERS:
             return SearchResult(error=messages.INVALID_ORDER.format(order=request.order))
         roots = search_roots(request.path, self.root)

@@ -302,8 +302,8 @@ def _why(error: OSError) -> str:
 def plan_v4a(operations: list[V4AOperation], policy: WritePolicy,
              known: CodePageLookup = lambda path: None) -> tuple[Plan, list[str]]:
     """Checks *operations* (paths absolute) and plans their effect; returns the plan and the
-    validation errors (empty when the patch can be applied). *known* tells the legacy code
-    page the task knows a file to be in."""
+    validation errors (empty when the patch can be applied). *known* tells how the task knows
+    a file to use a legacy code page."""
     planner = _Planner(policy, known)
     handlers = {"update": planner.update, "add": planner.add, "delete": planner.delete,
                 "move": planner.move}

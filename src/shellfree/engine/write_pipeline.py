@@ -51,8 +51,8 @@ class ExistingFile:
 
 
 def probe_existing(path: str, code_page: KnownCodePage | None = None) -> ExistingFile:
-    """Reads the file a write of *path* would replace (following a symlink); *code_page* is
-    the legacy code page the task knows it to be in at one version, used while it is there."""
+    """Reads the file a write of *path* would replace (following a symlink); *code_page* is how
+    the task knows it to use a legacy code page at one version, used while it is there."""
     target = write_target(path)
     try:
         with open(target, "rb") as handle:
