@@ -113,9 +113,9 @@ class TextFormat:
         surrogates (``surrogateescape``), so :meth:`encode` gives them back unchanged."""
         body = data[len(self.bom):] if self.bom and data.startswith(self.bom) else data
         text = body.decode(self.encoding, "surrogateescape")
-        if self.stray_code_page is None or not _ESCAPED.search(text):
+        if self.stray_code_page is None:
             return text
-        return "\n".join(_decode_line(line, self.stray_code_page) for line in body.split(b"\n"))
+        return _decode_stray_lines(text, self.stray_code_page)
 
     def encode(self, text: str, original: bytes | None = None) -> bytes:
         """*text* in this format: the BOM first (unless *text* already starts with U+FEFF, which
@@ -133,21 +133,24 @@ class TextFormat:
         """
         if self.bom and text.startswith("\ufeff"):
             text = text[1:]
-        if self.stray_code_page is not None:
+        stray = self.stray_code_page
+        if self.code_page is not None and (original or stray is not None):
             body = original or b""
             if self.bom and body.startswith(self.bom):
                 body = body[len(self.bom):]
-            return self.bom + _encode_lines(
-                text.split("\n"), body, partial(_decode_line, code_page=self.stray_code_page),
-                partial(_encode_stray_line, code_page=self.stray_code_page))
-        data = self.bom + _encode_text(text, self.encoding)
-        if original and self.code_page is not None and (
-                _encode_text(self.decode(original), self.encoding) != original):
-            return _encode_lines(text.split("\n"), original,
-                                 partial(bytes.decode, encoding=self.encoding,
-                                         errors="surrogateescape"),
-                                 partial(_encode_text, encoding=self.encoding))
-        return data
+            old = self.decode(body)
+            if stray is not None:
+                return self.bom + _encode_lines(
+                    text, body, old, partial(_decode_line, code_page=stray),
+                    partial(_encode_stray_line, code_page=stray))
+            if text == old:
+                return body
+            if _encode_text(old, self.encoding) != body:
+                return _encode_lines(
+                    text, body, old,
+                    partial(bytes.decode, encoding=self.encoding, errors="surrogateescape"),
+                    partial(_encode_text, encoding=self.encoding))
+        return self.bom + _encode_text(text, self.encoding)
 
     def round_trips(self, data: bytes) -> bool:
         """Whether decoding and re-encoding *data* gives the same bytes, so an edit changes only
@@ -177,29 +180,57 @@ def _encode_text(text: str, encoding: str) -> bytes:
         raise UnencodableText(error.object[error.start], encoding) from None
 
 
-def _encode_lines(lines: list[str], original: bytes, decode: Callable[[bytes], str],
+def _decode_stray_lines(text: str, code_page: str) -> str:
+    """*text* (UTF-8 decoded with ``surrogateescape``) with each line holding a byte UTF-8
+    could not decode decoded again, whole, in *code_page*. Only those lines are visited."""
+    parts, done = [], 0
+    found = _ESCAPED.search(text)
+    while found is not None:
+        start = text.rfind("\n", 0, found.start()) + 1
+        end = text.find("\n", found.end())
+        end = len(text) if end == -1 else end
+        line = text[start:end].encode("utf-8", "surrogateescape")  # its bytes, as they were
+        parts += [text[done:start], line.decode(code_page, "surrogateescape")]
+        done = end
+        found = _ESCAPED.search(text, end)
+    parts.append(text[done:])
+    return "".join(parts)
+
+
+def _encode_lines(text: str, original: bytes, old: str, decode: Callable[[bytes], str],
                   encode: Callable[[str], bytes]) -> bytes:
-    """*lines* joined as bytes, keeping *original*'s bytes (as :meth:`TextFormat.encode` says);
-    *decode* and *encode* turn one line's bytes into text and back."""
+    """*text* as bytes, keeping *original*'s (whose text is *old*) as :meth:`TextFormat.encode`
+    says; *decode* and *encode* turn one line's bytes into text and back. Only the lines
+    between the longest common head and tail are visited one by one."""
+    if text == old:
+        return original
+    # The common head and tail, found on the whole texts (in C), counted in whole lines.
+    start = old.rfind("\n", 0, _common_prefix(old, text)) + 1
+    head = old.count("\n", 0, start)
+    tail = old.count("\n", len(old) - _common_prefix(old[start:][::-1], text[start:][::-1]))
     before = original.split(b"\n") if original else []
-    shown = [decode(line) for line in before]
-    # The edit's region: lines outside the longest common head and tail are its.
-    head = 0
-    while head < min(len(lines), len(shown)) and lines[head] == shown[head]:
-        head += 1
-    tail = 0
-    while (tail < min(len(lines), len(shown)) - head
-           and lines[len(lines) - 1 - tail] == shown[len(shown) - 1 - tail]):
-        tail += 1
+    lines = text.split("\n")
     kept: dict[str, deque[bytes]] = {}
-    for index in range(head, len(shown) - tail):
-        kept.setdefault(shown[index], deque()).append(before[index])
+    for line in before[head:len(before) - tail]:
+        kept.setdefault(decode(line), deque()).append(line)
     middle = []
     for line in lines[head:len(lines) - tail]:
         same = kept.get(line)
         # Equal lines keep their own bytes in order; any more copies take the last's.
         middle.append((same.popleft() if len(same) > 1 else same[0]) if same else encode(line))
     return b"\n".join(before[:head] + middle + before[len(before) - tail:])
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """The length of the longest common start of *a* and *b*, by halving: slices compare in C."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:  # a[:low] == b[:low]
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _encode_stray_line(line: str, code_page: str) -> bytes:
