@@ -10,6 +10,7 @@ import pytest
 
 import shellfree.engine.patch_replace as patch_replace_module
 from shellfree.engine import messages
+from shellfree.engine.write_encoding import sniff_format
 
 
 def patch(ft, **args):
@@ -269,11 +270,12 @@ class TestBytesOutsideTheEditUnchanged:
         assert (root / "f.txt").read_bytes() == original
 
     def test_a_legacy_file_is_verified_in_the_encoding_it_was_written_in(self, ft, root):
-        # Sniffed again, the edited bytes read as cp1257, and the patch, which persisted, was
-        # reported as lost (found by test_patch_replace_property.py).
+        # Sniffed again, the edited bytes read as mac_latin2, and the patch, which persisted,
+        # was reported as lost (found by test_patch_replace_property.py).
         text = "Größe: 5 €, Café au lait, naïve Übergröße, déjà vu\nK;K"
-        self.check(ft, root, text.encode("cp1252"), "Grö", "K€.",
-                   text.replace("Grö", "K€.").encode("cp1252"))
+        edited = text.replace("au l", "ééK").encode("cp1252")
+        assert sniff_format(edited).encoding == "mac_latin2"  # the premise
+        self.check(ft, root, text.encode("cp1252"), "au l", "ééK", edited)
 
     def test_undecodable_bytes_survive(self, ft, root):
         self.check(ft, root, b"ok\nbad \xff\xfe here\nend\n", "end", "END",
