@@ -292,6 +292,25 @@ class TestRegressionsFromTheHarness:
         check(reference_rg, ["r1", "r2"], ["r1/x", "r2/x", "r2/y"])  # r2/x seen as r1/x
         check(reference_rg, ["r2", "r1"], ["r2/y"])  # r1/x seen as r2/x
 
+    def test_stdin_sorts_by_the_name_it_prints(self, isolated, reference_rg):
+        # seed 3000199 (walk --extended): a sort that collects orders stdin by "<stdin>", and
+        # takes its timestamp from a file of that name, not from one named "-".
+        make({"a/y": "x", "_u/w": "x", "0dir/z": "x", "-": "x"})
+        for path, seconds in (("0dir/z", 1), ("a/y", 3), ("_u/w", 5), ("-", 2)):
+            os.utime(path, (seconds * 1_000_000, seconds * 1_000_000))
+        roots = ["a", "-", "0dir", "_u"]
+        reverse_path = ["--files", "--sortr", "path", *roots]
+        assert run_rg(reference_rg, reverse_path)[0] == b"a/y\n_u/w\n<stdin>\n0dir/z\n"
+        for stdin_stamp in (None, 4):
+            if stdin_stamp is not None:
+                make({"<stdin>": "x"})
+                os.utime("<stdin>", (stdin_stamp * 1_000_000, stdin_stamp * 1_000_000))
+            for args in (["--sortr", "path"], ["--sort", "modified"], ["--sortr", "modified"]):
+                argv = ["--files", *args, *roots]
+                assert run_shellfree(argv)[0] == run_rg(reference_rg, argv)[0], (args, stdin_stamp)
+        argv = ["--files", "--sort", "modified", *roots]
+        assert run_rg(reference_rg, argv)[0] == b"0dir/z\na/y\n<stdin>\n_u/w\n"
+
     def test_iglobs_come_after_globs(self, isolated, reference_rg):
         # seed 1000923: rg adds all -g globs, then all --iglob globs; the last match wins.
         make({"a.txt": "x", "b.md": "x"})

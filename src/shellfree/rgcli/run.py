@@ -129,14 +129,21 @@ def _sorted(haystacks: Iterable[Haystack], args: RgArgs, inv: Invocation) -> Ite
         return haystacks
     items = list(haystacks)
     if args.sort == "path":
-        return sorted(items, key=lambda h: _components(h.path), reverse=True)
-    stamped = [(h, _timestamp(inv.fs(h.path), args.sort)) for h in items]
+        return sorted(items, key=lambda h: _components(_sort_path(h)), reverse=True)
+    stamped = [(h, _timestamp(inv.fs(_sort_path(h)), args.sort)) for h in items]
     # Files whose time cannot be read go last (first when reversed), like rg.
     known = [x for x in stamped if x[1] is not None]
     unknown = [x for x in stamped if x[1] is None]
     known.sort(key=lambda x: x[1], reverse=args.sort_reverse)
     ordered = (unknown + known) if args.sort_reverse else (known + unknown)
     return [h for h, _ in ordered]
+
+
+def _sort_path(haystack: Haystack) -> bytes:
+    """The path rg sorts a haystack by: stdin's is the name it prints, ``<stdin>``, which rg
+    also asks the file system for a timestamp (a file of that name in the working directory
+    gives stdin its time)."""
+    return b"<stdin>" if haystack.explicit and haystack.path == b"-" else haystack.path
 
 
 def _components(path: bytes) -> list[bytes]:
