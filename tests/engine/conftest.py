@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import codecs
 import json
+import os
+import socket
+import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -22,6 +25,24 @@ def optional_reference_rg() -> str | None:
         return find_reference_rg().path
     except ReferenceUnavailable:
         return None
+
+
+@pytest.fixture
+def unix_socket() -> Iterator[str]:
+    """The path of a listening Unix socket (in a short directory: socket paths are
+    length-limited), removed afterwards."""
+    directory = tempfile.mkdtemp(prefix="sf")
+    path = os.path.join(directory, "s")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        server.bind(path)
+        server.listen(1)
+        yield path
+    finally:
+        server.close()
+        if os.path.exists(path):
+            os.unlink(path)
+        os.rmdir(directory)
 
 
 @pytest.fixture

@@ -6,10 +6,8 @@ from __future__ import annotations
 import io
 import json
 import os
-import socket
 import stat
 import sys
-import tempfile
 import time
 from typing import Any
 
@@ -91,18 +89,9 @@ class TestSpecialFiles:
             "indefinitely, so no read was attempted. Use terminal utilities if you need to "
             "interact with it.")}
 
-    def test_unix_socket(self, tools):
-        directory = tempfile.mkdtemp(prefix="sf")  # short: socket paths are length-limited
-        path = os.path.join(directory, "s")
-        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            server.bind(path)
-            server.listen(1)
-            out = timed_read(tools(), path)
-        finally:
-            server.close()
-            os.unlink(path)
-            os.rmdir(directory)
+    def test_unix_socket(self, tools, unix_socket):
+        path = unix_socket
+        out = timed_read(tools(), path)
         assert out["success"] is False
         assert out["note"].startswith(f"'{path}' is a socket, not a regular file — ")
 
@@ -148,10 +137,12 @@ class TestSpecialFiles:
         assert out["content"].startswith("1|") and out["file_size"] > 0
 
     def test_special_kinds_named(self):
-        from shellfree.engine.read_guards import _special_kind
+        from shellfree.engine.regular_file import special_kind
 
-        assert _special_kind(stat.S_IFBLK) == "block"
-        assert _special_kind(0) == "other"
+        assert special_kind(stat.S_IFBLK) == "block"
+        assert special_kind(stat.S_IFCHR) == "char"
+        assert special_kind(0) == "other"
+        assert special_kind(stat.S_IFREG) is None and special_kind(stat.S_IFDIR) is None
 
 
 class TestDirectories:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from shellfree.engine import messages
 from shellfree.engine.read_tracking import StatKey, stat_key
+from shellfree.engine.regular_file import open_regular, special_kind
 
 __all__ = ["AtomicWriteError", "WrittenFile", "atomic_write", "sha256_of_file", "temp_name"]
 
@@ -73,7 +74,7 @@ def temp_name(target: str, unique: bool) -> str:
 def sha256_of_file(path: str) -> str:
     """The sha256 hex digest of the file at *path*, read in 1 MiB blocks."""
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
@@ -151,7 +152,13 @@ def _existing_stat(target: str) -> os.stat_result | None:
         return None
     if stat.S_ISDIR(info.st_mode):
         raise IsADirectoryError(f"Is a directory: '{target}'")
-    return info if stat.S_ISREG(info.st_mode) else None
+    kind = special_kind(info.st_mode)
+    if kind is not None:
+        # Renaming over a FIFO or a device would destroy it (the tools refuse such a target
+        # before this; the path may have changed since).
+        raise AtomicWriteError(messages.WRITE_SPECIAL_TARGET.format(
+            kind=messages.SPECIAL_FILE_KINDS[kind]))
+    return info
 
 
 def _remove_leftover(target: str) -> int:

@@ -39,6 +39,11 @@ TRUNCATED_HINT = (
 
 INVALID_ORDER = "Invalid file search order {order!r}; expected 'discovery' or 'modified'."
 PATH_NOT_FOUND = "Path not found: {path}"
+SEARCH_SPECIAL_FILE = (
+    "Cannot search '{path}': it is {kind}, not a regular file or directory. Reading it could "
+    "block indefinitely, so nothing was searched."
+)
+"""shellfree's: rg reads a FIFO or device named as the path, and waits on a FIFO forever."""
 SIMILAR_PATHS = ". Similar paths: {paths}"
 MULTI_PATH = "path contained {total} entries; searched {found} that exist"
 MULTI_PATH_SKIPPED = "; skipped missing: {names}"
@@ -385,6 +390,13 @@ UNENCODABLE_WRITE = (
 )
 """shellfree's own: an edit never silently re-encodes a legacy-encoded file."""
 WRITE_FAILED = "Failed to write file: {output}"
+WRITE_SPECIAL_FILE = (
+    "Refusing to write '{path}': it is {kind}, not a regular file. Reading it could block "
+    "indefinitely and replacing it would destroy it, so nothing was changed."
+)
+"""shellfree's: write_file and patch leave a FIFO, socket or device alone (Hermes would wait
+on a FIFO forever, and rename a new file over a device)."""
+WRITE_SPECIAL_TARGET = "the target is {kind}, not a regular file; it was left as it was"
 ATOMIC_TEMP_FAILED = "atomic write: could not create temp file"
 WRITE_VERIFY_FAILED = (
     "Post-write verification failed for {path}: on-disk content hash differs from the intended "

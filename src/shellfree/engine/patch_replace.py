@@ -16,6 +16,7 @@ from shellfree.engine.fuzzy_match import fuzzy_find_and_replace, is_already_appl
 from shellfree.engine.patch_outcome import PatchOutcome, failure
 from shellfree.engine.patch_text import EditableFile, NotRoundTrip, unified_diff
 from shellfree.engine.read_tracking import KnownCodePage, StatKey, stat_key
+from shellfree.engine.regular_file import open_regular
 from shellfree.engine.write_encoding import TextFormat, normalize_line_endings
 from shellfree.engine.write_lint import lint_delta
 from shellfree.engine.write_pipeline import WriteRefused, commit_write, prepare_write
@@ -46,7 +47,7 @@ def no_match_error(error: str | None, count: int, path: str, old_string: str, vi
 
 def read_versioned(path: str) -> tuple[bytes, StatKey]:
     """The bytes of *path* (through a symlink) and the version they were read at."""
-    with open(write_target(path), "rb") as handle:
+    with open_regular(write_target(path)) as handle:
         version = stat_key(os.fstat(handle.fileno()))
         return handle.read(), version
 

@@ -11,13 +11,13 @@ through their symlinks with ``readlink``), special files are found with ``stat``
 from __future__ import annotations
 
 import os
-import stat
 from typing import TYPE_CHECKING, Callable
 
 from shellfree.engine import messages
 from shellfree.engine.envelope import dumps, tool_error
 from shellfree.engine.policy import nt_namespace_error
 from shellfree.engine.read_result import ReadLimits
+from shellfree.engine.regular_file import special_kind
 
 if TYPE_CHECKING:
     from shellfree.engine.file_tools import FileTools
@@ -161,30 +161,17 @@ def device_path_guard(call: ReadCall) -> str | None:
     return None
 
 
-def _special_kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "fifo"
-    if stat.S_ISSOCK(mode):
-        return "socket"
-    if stat.S_ISCHR(mode):
-        return "char"
-    if stat.S_ISBLK(mode):
-        return "block"
-    return "other"
-
-
 def special_file_guard(call: ReadCall) -> str | None:
     """Answers a FIFO, socket or device with a note instead of reading it (§2.2 step 5).
 
     Hermes: regular files and directories pass, and so does a path that cannot be stat'ed;
     the note is ``{"success": false, "note": …}``, not a ``tool_error``.
     """
-    info = call.info
-    if info is None or stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode):
+    kind = special_kind(call.info.st_mode) if call.info is not None else None
+    if kind is None:
         return None
-    kind = messages.SPECIAL_FILE_KINDS[_special_kind(info.st_mode)]
-    return dumps({"success": False,
-                  "note": messages.READ_SPECIAL_FILE.format(path=call.path, kind=kind)})
+    note = messages.READ_SPECIAL_FILE.format(path=call.path, kind=messages.SPECIAL_FILE_KINDS[kind])
+    return dumps({"success": False, "note": note})
 
 
 def deny_list_guard(call: ReadCall) -> str | None:

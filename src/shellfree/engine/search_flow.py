@@ -24,7 +24,8 @@ from shellfree.engine.rg_commands import (
 from shellfree.engine.search_output import parse_files_output, parse_search_output
 from shellfree.engine.search_probes import zero_match_warning
 from shellfree.engine.search_request import SearchRequest
-from shellfree.engine.search_roots import Protected, macos_protected, path_not_found, search_roots
+from shellfree.engine.search_roots import (
+    Protected, macos_protected, path_not_found, search_roots, special_root)
 from shellfree.engine.text_decoding import LineDecoder
 
 __all__ = ["SearchLimits", "SearchRunner"]
@@ -77,6 +78,9 @@ class SearchRunner:
         if request.is_file_search:
             result = self._files(request, roots.paths, protected)
         else:
+            refused = special_root(roots.paths, self.root)
+            if refused is not None:
+                return refused
             result = self._content(request, roots.paths, protected,
                                    probe=roots.multi_warning is None, known=known)
         if result.error:

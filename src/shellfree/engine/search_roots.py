@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass
 
 from shellfree.engine import messages
+from shellfree.engine.regular_file import special_kind
 from shellfree.engine.results import SearchResult
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "resolve_task_path",
     "split_multi_path",
     "search_roots",
+    "special_root",
 ]
 
 MACOS_PROTECTED_FOLDERS = ("Desktop", "Documents", "Downloads", "Library", "Movies", "Music",
@@ -86,6 +88,22 @@ def search_roots(path: str, root: str) -> SearchRoots | None:
         if len(missing) > len(shown):
             warning += messages.MULTI_PATH_MORE.format(more=len(missing) - len(shown))
     return SearchRoots(tuple(found), warning)
+
+
+def special_root(paths: tuple[str, ...], root: str) -> SearchResult | None:
+    """The refusal for a content search of a FIFO, socket or device among *paths* (rg would
+    read it: a FIFO without a writer never ends), or None. A walk skips such files; only a
+    path named this way is read."""
+    for path in paths:
+        try:
+            mode = os.stat(resolve_task_path(root, path)).st_mode  # never waits on a FIFO
+        except OSError:
+            continue  # rg reports it
+        kind = special_kind(mode)
+        if kind is not None:
+            return SearchResult(total_count=0, error=messages.SEARCH_SPECIAL_FILE.format(
+                path=path, kind=messages.SPECIAL_FILE_KINDS[kind]))
+    return None
 
 
 def _listing(directory: str) -> list[str]:

@@ -17,6 +17,7 @@ from shellfree.engine.atomic_write import atomic_write
 from shellfree.engine.patch_outcome import PatchOutcome
 from shellfree.engine.patch_text import EditableFile, NotRoundTrip
 from shellfree.engine.read_tracking import StatKey
+from shellfree.engine.regular_file import open_regular
 from shellfree.engine.text_decoding import CodePage
 from shellfree.engine.v4a_plan import Plan, PlannedFile
 from shellfree.engine.write_lint import lint_delta
@@ -30,7 +31,7 @@ class _Changed(OSError):
 
 def _current_bytes(path: str) -> bytes | None:
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             return handle.read()
     except (FileNotFoundError, NotADirectoryError):
         return None

@@ -19,6 +19,7 @@ from shellfree.engine.fuzzy_match import Edit, fuzzy_find_and_replace, is_alread
 from shellfree.engine.patch_replace import no_match_error
 from shellfree.engine.patch_text import EditableFile, NotRoundTrip, unified_diff
 from shellfree.engine.read_tracking import CodePageLookup, StatKey, stat_key
+from shellfree.engine.regular_file import open_regular
 from shellfree.engine.text_decoding import CodePage
 from shellfree.engine.v4a_parser import Hunk, V4AOperation
 from shellfree.engine.write_encoding import NEW_FILE
@@ -80,10 +81,8 @@ class Plan:
 def _on_disk(path: str) -> OnDisk:
     """Reads *path* whole (through a symlink); raises OSError when it cannot be established."""
     try:
-        with open(os.path.realpath(path), "rb") as handle:
+        with open_regular(os.path.realpath(path)) as handle:
             info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                raise IsADirectoryError(f"not a regular file: {path}")
             return OnDisk(handle.read(), stat.S_IMODE(info.st_mode), stat_key(info))
     except (FileNotFoundError, NotADirectoryError):
         return OnDisk(None)

@@ -2,9 +2,9 @@
 
 Each guard is a small callable with a readable ``repr`` that returns the refusal text or None
 (Hermes §3.3 steps 1–4, §4.2 step 2): :class:`SensitivePathGuard` (§8.2, §8.3),
-:class:`BinaryDocumentGuard` (§3.6), then :class:`ApprovalGuard` twice — protected
-agent-instruction files and ``~/.ssh/config`` (§3.7), each asking the ``FileTools`` approval
-callback once for the whole operation. :func:`path_guards` builds the ordered tuple once.
+:class:`BinaryDocumentGuard` (§3.6), :class:`SpecialFileGuard` (shellfree's), then
+:class:`ApprovalGuard` twice — protected agent-instruction files and ``~/.ssh/config`` (§3.7),
+each asking the ``FileTools`` approval callback once for the whole operation. :func:`path_guards` builds the ordered tuple once.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from shellfree.engine import messages
+from shellfree.engine.regular_file import special_kind
 from shellfree.engine.write_policy import WritePolicy, is_within
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "OPAQUE_DOCUMENT_EXTENSIONS",
     "PROTECTED_BASENAMES",
     "SensitivePathGuard",
+    "SpecialFileGuard",
     "WriteTarget",
     "path_guards",
     "run_path_guards",
@@ -122,6 +124,26 @@ class BinaryDocumentGuard:
         return None
 
 
+class SpecialFileGuard:
+    """A FIFO, socket or device is never read or replaced (shellfree's: Hermes reads a FIFO
+    target first and waits for a writer forever, and renames its temp file over a device)."""
+
+    def __repr__(self) -> str:
+        return "SpecialFileGuard()"
+
+    def __call__(self, targets: Sequence[WriteTarget]) -> str | None:
+        for target in targets:
+            try:
+                mode = os.stat(target.resolved).st_mode  # stat never waits on a FIFO
+            except OSError:
+                continue  # missing, or unreadable: the write itself reports it
+            kind = special_kind(mode)
+            if kind is not None:
+                return messages.WRITE_SPECIAL_FILE.format(
+                    path=target.path, kind=messages.SPECIAL_FILE_KINDS[kind])
+        return None
+
+
 def binary_document_error(path: str, resolved: str) -> str | None:
     """The §3.6 refusal for writing text to *path* (real path *resolved*), or None."""
     name = os.path.basename(resolved).lower()
@@ -208,6 +230,7 @@ def path_guards(policy: WritePolicy, callback: ApprovalCallback | None) -> tuple
         ConfinementGuard(policy),
         SensitivePathGuard(policy),
         BinaryDocumentGuard(),
+        SpecialFileGuard(),
         ApprovalGuard(
             "protected instruction files",
             lambda t: is_protected_instruction_file(t, policy.hermes_dirs),

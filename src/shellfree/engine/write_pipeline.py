@@ -10,12 +10,12 @@ without touching the disk, so a V4A patch can prepare every file before writing 
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass
 
 from shellfree.engine import messages
 from shellfree.engine.atomic_write import WrittenFile, atomic_write, write_target
 from shellfree.engine.read_tracking import KnownCodePage, stat_key
+from shellfree.engine.regular_file import NotRegularFile, open_regular
 from shellfree.engine.write_content_guards import lone_surrogate_error, syntax_error
 from shellfree.engine.write_encoding import (
     NEW_FILE, TextFormat, UnencodableText, normalize_line_endings, sniff_format)
@@ -55,16 +55,14 @@ def probe_existing(path: str, code_page: KnownCodePage | None = None) -> Existin
     the task knows it to use a legacy code page at one version, used while it is there."""
     target = write_target(path)
     try:
-        with open(target, "rb") as handle:
+        with open_regular(target) as handle:
             info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                return ExistingFile(None, NEW_FILE)
             complete = info.st_size <= FULL_PROBE_BYTES
             raw = handle.read() if complete else handle.read(PROBE_HEAD_BYTES)
     except (FileNotFoundError, NotADirectoryError):
         return ExistingFile(None, NEW_FILE)
-    except IsADirectoryError:
-        return ExistingFile(None, NEW_FILE)  # the write itself reports the directory
+    except (IsADirectoryError, NotRegularFile):
+        return ExistingFile(None, NEW_FILE)  # the write itself refuses it
     known = code_page.at(stat_key(info)) if code_page is not None else None
     return ExistingFile(raw, sniff_format(raw, known), complete)
 
