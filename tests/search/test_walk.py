@@ -7,7 +7,9 @@ spec states (so the expectation is checked against rg, never copied from our own
 
 from __future__ import annotations
 
+import io
 import os
+import subprocess
 import sys
 
 import pytest
@@ -271,6 +273,77 @@ class TestFlags:
         make({"a": "x", "b": "x"})
         argv = ["--files", "--sort", "path", "--null"]
         assert run_shellfree(argv)[0] == run_rg(reference_rg, argv)[0] == b"a\0b\0"
+
+    def test_max_filesize(self, isolated, reference_rg):
+        # Skipped: walked files larger than the size, after the ignore rules and globs; kept: a
+        # path named on the command line, directories, a symlink followed by -L sized as its
+        # target (walk parity --extended seed 3 drew the flag).
+        make({"small": "x" * 1024, "exact": "x" * 2048, "over": "x" * 2049, "d/over": "x" * 3000,
+              ".hidden": "x" * 5000, "ignored": "x" * 5000, ".ignore": "ignored\n",
+              "link": "-> over"})
+        check(reference_rg, ["--max-filesize", "2K"], ["exact", "small"])
+        check(reference_rg, ["--max-filesize", "2K", "over", "d"], ["over"])
+        check(reference_rg, ["--max-filesize", "2K", "-L", "--hidden", "-g", "!ignored"],
+              [".ignore", "exact", "small"])
+        check(reference_rg, ["--max-filesize", "3000", "-L"], ["d/over", "exact", "link", "over",
+                                                              "small"])
+        check(reference_rg, ["--max-filesize", "0"], [], expected_status=1)
+        for args in (["-c", "x", "--max-filesize", "1K"], ["-l", "x", "--max-filesize", "3K", "."],
+                     ["-c", "x", "--max-filesize", "1K", "over"]):
+            assert run_shellfree(["--sort", "path", *args]) == run_rg(
+                reference_rg, ["--sort", "path", *args]), args
+        # Unsorted, the command line forks workers that walk subtrees (of a tree of 256 files
+        # or more).
+        make({f"many{i}/{j}": "x" * (i * 10 + j) * 20 for i in range(20) for j in range(15)})
+        argv = ["--files", "--max-filesize", "2K", "-j2"]
+        forked = subprocess.run([sys.executable, "-m", "shellfree", "rg", *argv],
+                                capture_output=True, check=False)
+        assert sorted(forked.stdout.splitlines()) == sorted(run_rg(reference_rg, argv)[0].splitlines())
+
+    @pytest.mark.parametrize("value", [
+        "2x", "-1", "1.5K", "2k", "", "K", " 2K", "١٢", "99999999999999999999",
+        "18446744073709551615", "18446744073709551616", "17179869183G", "17179869184G",
+        "20000000000G", "1T",
+    ])
+    def test_max_filesize_values(self, isolated, reference_rg, value):
+        make({"a": "x" * 3000})
+        argv = ["--files", f"--max-filesize={value}"]
+        assert run_shellfree(argv) == run_rg(reference_rg, argv)
+
+    def test_max_filesize_is_tested_afresh_on_a_warm_walk(self, isolated):
+        # A file grows without its directory changing: the cached walk must not replay it.
+        from shellfree.rgcli.run import run
+        from shellfree.search.tree_cache import TreeCache
+
+        make({"a": "x", "b": "x"})
+        cache = TreeCache()
+
+        def files() -> bytes:
+            out = io.BytesIO()
+            run([b"--files", b"--sort", b"path", b"--max-filesize", b"10"], out, io.BytesIO(),
+                cwd=os.getcwd(), cache=cache)
+            return out.getvalue()
+
+        assert files() == files() == b"a\nb\n"
+        with open("a", "a") as grown:
+            grown.write("y" * 20)
+        assert files() == b"b\n"
+
+    def test_no_ignore_messages(self, tmp_path, isolated, reference_rg):
+        # Hides the warnings about ignore files (in the tree, --ignore-file), not the errors
+        # about those above the root, which keep the exit status 2.
+        make({".ignore": "b{\n", "sub/.ignore": "c{\n", "x": "x", "sub/y": "y"})
+        for args in (["--no-ignore-messages"], ["--no-ignore-messages", "--ignore-file", "nope"],
+                     ["--no-ignore-messages", "--ignore-messages"], ["-c", "x", "--no-ignore-messages"]):
+            argv = ["--files", "--sort", "path", *args] if "-c" not in args else ["--sort", "path", *args]
+            ours, theirs = run_shellfree(argv), run_rg(reference_rg, argv)
+            assert ours == theirs, args
+        assert run_rg(reference_rg, ["--files", "--no-ignore-messages"])[1:] == (b"", 0)
+        (tmp_path / ".ignore").write_text("a{\n")  # above the root
+        argv = ["--files", "--sort", "path", "--no-ignore-messages"]
+        ours, theirs = run_shellfree(argv), run_rg(reference_rg, argv)
+        assert ours == theirs
+        assert theirs[2] == 2 and theirs[1].count(b"\n") == 1
 
     def test_sort_modified(self, isolated, reference_rg):
         make({"old": "x", "new": "x"})

@@ -47,6 +47,8 @@ class RgArgs(Record, mutable=True):
     null: bool = False
     quiet: bool = False
     no_messages: bool = False
+    no_ignore_messages: bool = False  # --no-ignore-messages: no word on ignore files' problems
+    max_filesize: int | None = None  # --max-filesize: walked files larger than this are skipped
     path_separator: bytes | None = None
     version: bool = False
     help: bool = False
@@ -93,6 +95,28 @@ def _number(flag: str, value: str) -> int:
         reason = "cannot parse integer from empty string" if value == "" else "invalid digit found in string"
         raise UsageError(f"error parsing flag {flag}: value is not a valid number: {reason}") from None
     return number
+
+
+_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+_U64_MAX = (1 << 64) - 1
+
+
+def _filesize(flag: str, value: str) -> int:
+    """rg's ``NUM[KMG]`` size (a u64, its errors worded as rg words them)."""
+    prefix = f"error parsing flag {flag}: invalid size: "
+    digits, unit = (value[:-1], value[-1]) if value[-1:] in ("K", "M", "G") else (value, "")
+    if not digits or not (digits.isascii() and digits.isdigit()):
+        raise UsageError(prefix + f"invalid format for size '{value}', which should be a "
+                         "non-empty sequence of digits followed by an optional 'K', 'M' or "
+                         "'G' suffix")
+    number = int(digits)
+    if number > _U64_MAX:
+        raise UsageError(prefix + f"invalid integer found in size '{value}': number too large "
+                         "to fit in target type")
+    size = number * _SIZE_UNITS[unit]
+    if size > _U64_MAX:
+        raise UsageError(prefix + f"size too big in '{value}'")
+    return size
 
 
 def _text(value: bytes) -> str:
@@ -174,6 +198,8 @@ _SWITCHES: dict[str, _Switch] = {
     "-q": lambda a: setattr(a, "quiet", True),
     "--no-messages": lambda a: setattr(a, "no_messages", True),
     "--messages": lambda a: setattr(a, "no_messages", False),
+    "--no-ignore-messages": lambda a: setattr(a, "no_ignore_messages", True),
+    "--ignore-messages": lambda a: setattr(a, "no_ignore_messages", False),
     "--no-config": lambda a: None,  # shellfree never reads an rg config file
     "--version": lambda a: setattr(a, "version", True),
     "-V": lambda a: setattr(a, "version", True),
@@ -253,6 +279,7 @@ _VALUES: dict[str, _Value] = {
     "--sort": lambda a, f, v: _sort(a, f, _text(v), False),
     "--sortr": lambda a, f, v: _sort(a, f, _text(v), True),
     "--threads": lambda a, f, v: setattr(a, "threads", _number(f, _text(v))),
+    "--max-filesize": lambda a, f, v: setattr(a, "max_filesize", _filesize(f, _text(v))),
     "-j": lambda a, f, v: setattr(a, "threads", _number(f, _text(v))),
     "--regexp": lambda a, f, v: a.patterns.append(_text(v)),
     "-e": lambda a, f, v: a.patterns.append(_text(v)),

@@ -32,6 +32,7 @@ class Invocation:
         stderr: BinaryIO,
         quiet_messages: bool,
         cwd: str | None = None,
+        quiet_ignore_messages: bool = False,
         may_fork: bool = False,
         cache: "TreeCache | None" = None,
         argv: list[bytes] | None = None,
@@ -47,6 +48,8 @@ class Invocation:
         # The command line as given, which a tree cache's pool helpers parse again.
         self.argv = argv
         self.quiet_messages = quiet_messages
+        # --no-ignore-messages: the walk's warnings (not errors) are all about ignore files.
+        self.quiet_ignore_messages = quiet_ignore_messages
         self.errored = False
         self.cwd = cwd
         self._base = os.fsencode(cwd) if cwd is not None else None
@@ -68,6 +71,8 @@ class Invocation:
     def message(self, text: str, *, error: bool) -> None:
         if error:
             self.errored = True
+        elif self.quiet_ignore_messages:
+            return
         if not self.quiet_messages:
             self.stderr.write(b"rg: " + os.fsencode(text) + b"\n")
 
@@ -111,6 +116,7 @@ def walk_options(args: RgArgs, paths: list[bytes], inv: Invocation) -> WalkOptio
         # rg visits entries in readdir order unless sorting by path; a timestamp sort is
         # stable, so ties keep that order. Otherwise shellfree always walks in name order.
         sort_names=args.sort in (None, "path"),
+        max_filesize=args.max_filesize,
         single_threaded=threads == 1,
     )
 
@@ -268,7 +274,7 @@ def run(
         )
         return 2
     out = Invocation(stdout, stderr, quiet_messages=args.no_messages, cwd=cwd, may_fork=may_fork,
-                     cache=cache, argv=argv)
+                     cache=cache, argv=argv, quiet_ignore_messages=args.no_ignore_messages)
     if cache is not None:
         cache.begin_run()
     if args.files:

@@ -55,6 +55,7 @@ class WalkOptions(Record):
     # -g/--iglob in command-line order: (glob, case_insensitive).
     globs: tuple[tuple[str, bool], ...] = ()
     sort_names: bool = True  # visit each directory's entries in file-name byte order
+    max_filesize: int | None = None  # --max-filesize: skip walked files larger than this
     # rg's single-threaded walker words some errors differently from the parallel one.
     single_threaded: bool = True
 
@@ -82,7 +83,9 @@ class Haystack:
 
 
 class WalkMessage(Record):
-    """A line rg prints on stderr (without ``rg: ``); errors make the exit status 2."""
+    """A line rg prints on stderr (without ``rg: ``); errors make the exit status 2. The
+    others are all problems with ignore files (rg's ``ignore_message!``), which
+    --no-ignore-messages hides."""
 
     text: str
     is_error: bool
@@ -281,10 +284,14 @@ class Walker:
         # kept here because shellfree reproduces 15.1).
         built_by: dict[bytes, tuple[bytes, bytes]] = {}
         if roots is None:
-            yield from self._walk_root(b"./", True, built_by, split_depth)
+            events = self._walk_root(b"./", True, built_by, split_depth)
+            yield from self._within_size(events) if self.options.max_filesize is not None \
+                else events
         else:
             for root in roots:
-                yield from self._walk_root(root, False, built_by, split_depth)
+                events = self._walk_root(root, False, built_by, split_depth)
+                yield from self._within_size(events) if self.options.max_filesize is not None \
+                    else events
 
     def walk_subtree(
         self, subtree: Subtree, split_depth: int | None = None, unlisted: bool = False
@@ -298,9 +305,29 @@ class Walker:
             yield from events
             if listing is None:
                 return
-        yield from self._walk_dir(
+        events = self._walk_dir(
             s.directory, listing, node, s.depth, s.strip_dot, s.ancestors, split_depth, unlisted
         )
+        yield from self._within_size(events) if self.options.max_filesize is not None else events
+
+    def _within_size(self, events: Iterator[WalkEvent | Subtree]) -> Iterator[WalkEvent | Subtree]:
+        """*events* without the walked files larger than --max-filesize. rg tests the size last,
+        after every ignore rule, glob and the hidden test, and never for a path named on the
+        command line; a file whose size cannot be read is kept. Tested here, per walk, rather
+        than in the listings' cached survivors: a file's size changes without its directory's
+        listing changing."""
+        limit = self.options.max_filesize
+        fs = self._fs
+        for event in events:
+            if event.__class__ is Haystack and not event.explicit:  # type: ignore[union-attr]
+                try:
+                    size = os.stat(fs(event.path)).st_size  # type: ignore[union-attr]
+                except OSError:
+                    pass
+                else:
+                    if size > limit:  # type: ignore[operator]
+                        continue
+            yield event
 
     def _fs(self, path: bytes) -> bytes:
         """The path to hand to the OS for *path* as typed or printed."""
