@@ -345,6 +345,61 @@ class TestFlags:
         assert ours == theirs
         assert theirs[2] == 2 and theirs[1].count(b"\n") == 1
 
+    @pytest.fixture
+    def mounted(self, isolated):
+        """``top/mnt``, a tmpfs mounted below the working directory (root and a mount command
+        needed; skipped where a test may not mount)."""
+        os.makedirs("top/mnt")
+        try:
+            subprocess.run(["mount", "-t", "tmpfs", "shellfree-test", "top/mnt"], check=True,
+                           capture_output=True)
+        except (OSError, subprocess.CalledProcessError) as err:
+            pytest.skip(f"cannot mount a tmpfs here: {err}")
+        try:
+            yield "top/mnt"
+        finally:
+            subprocess.run(["umount", "top/mnt"], check=False, capture_output=True)
+
+    def test_one_file_system(self, mounted, reference_rg):
+        # walk parity --extended seed 3 drew the flag (3000013 and 63 more cases).
+        make({"a": "x", "top/c": "x", "top/mnt/b": "x", "top/mnt/inner/c": "x",
+              "link": "-> top/mnt", "top/mnt/.ignore": "z{\n"})
+        check(reference_rg, ["--one-file-system"], ["a", "top/c"], stderr_empty=False)
+        check(reference_rg, ["--one-file-system", "-L"], ["a", "top/c"], stderr_empty=False)
+        check(reference_rg, ["--one-file-system", "top/mnt"], ["top/mnt/b", "top/mnt/inner/c"],
+              stderr_empty=False)
+        check(reference_rg, ["--one-file-system", "--no-one-file-system"],
+              ["a", "top/c", "top/mnt/b", "top/mnt/inner/c"], stderr_empty=False)
+        for args in (["--one-file-system"], ["--one-file-system", "-L", "-j1"],
+                     ["--one-file-system", "-d", "2"], ["--one-file-system", "top/mnt", "."],
+                     ["--one-file-system", "./link", "-L"], ["--one-file-system", "link"]):
+            argv = ["--files", "--sort", "path", *args]
+            assert run_shellfree(argv) == run_rg(reference_rg, argv), args
+        # The mount point's ignore file is read (and its error reported), as at --max-depth.
+        assert b"mnt/.ignore: line 1" in run_rg(reference_rg, ["--files", "--one-file-system"])[1]
+        argv = ["--sort", "path", "-c", "x", "--one-file-system"]
+        assert run_shellfree(argv) == run_rg(reference_rg, argv)
+
+    def test_one_file_system_forked_and_cached(self, mounted, reference_rg):
+        # Forked, the parent hands top/ to a worker, which meets the mount below it.
+        from shellfree.rgcli.run import run
+        from shellfree.search.tree_cache import TreeCache
+
+        make({f"many{i}/{j}": "x" for i in range(20) for j in range(15)})
+        make({f"top/mnt/many{i}/{j}": "x" for i in range(20) for j in range(15)})
+        make({f"top/{j}": "x" for j in range(10)})
+        argv = ["--files", "--one-file-system", "-j2"]
+        forked = subprocess.run([sys.executable, "-m", "shellfree", "rg", *argv],
+                                capture_output=True, check=False)
+        expected = sorted(run_rg(reference_rg, argv)[0].splitlines())
+        assert len(expected) == 310 and sorted(forked.stdout.splitlines()) == expected
+        cache = TreeCache()
+        for _ in range(2):  # cold, then warm
+            out = io.BytesIO()
+            run([b"--files", b"--sort", b"path", b"--one-file-system"], out, io.BytesIO(),
+                cwd=os.getcwd(), cache=cache)
+            assert sorted(out.getvalue().splitlines()) == expected
+
     def test_sort_modified(self, isolated, reference_rg):
         make({"old": "x", "new": "x"})
         os.utime("old", (1_000_000, 1_000_000))

@@ -49,6 +49,7 @@ class RgArgs(Record, mutable=True):
     no_messages: bool = False
     no_ignore_messages: bool = False  # --no-ignore-messages: no word on ignore files' problems
     max_filesize: int | None = None  # --max-filesize: walked files larger than this are skipped
+    one_file_system: bool = False  # --one-file-system: no directory on another device
     path_separator: bytes | None = None
     version: bool = False
     help: bool = False
@@ -200,6 +201,8 @@ _SWITCHES: dict[str, _Switch] = {
     "--messages": lambda a: setattr(a, "no_messages", False),
     "--no-ignore-messages": lambda a: setattr(a, "no_ignore_messages", True),
     "--ignore-messages": lambda a: setattr(a, "no_ignore_messages", False),
+    "--one-file-system": lambda a: setattr(a, "one_file_system", True),
+    "--no-one-file-system": lambda a: setattr(a, "one_file_system", False),
     "--no-config": lambda a: None,  # shellfree never reads an rg config file
     "--version": lambda a: setattr(a, "version", True),
     "-V": lambda a: setattr(a, "version", True),

@@ -117,6 +117,7 @@ def walk_options(args: RgArgs, paths: list[bytes], inv: Invocation) -> WalkOptio
         # stable, so ties keep that order. Otherwise shellfree always walks in name order.
         sort_names=args.sort in (None, "path"),
         max_filesize=args.max_filesize,
+        one_file_system=args.one_file_system,
         single_threaded=threads == 1,
     )
 

@@ -56,6 +56,7 @@ class WalkOptions(Record):
     globs: tuple[tuple[str, bool], ...] = ()
     sort_names: bool = True  # visit each directory's entries in file-name byte order
     max_filesize: int | None = None  # --max-filesize: skip walked files larger than this
+    one_file_system: bool = False  # --one-file-system: stay on each root's file system
     # rg's single-threaded walker words some errors differently from the parallel one.
     single_threaded: bool = True
 
@@ -105,7 +106,7 @@ class Subtree:
     listing too: ``node`` is then the ignore state of its parent, and the walk of the subtree
     lists the directory and builds its own state first."""
 
-    __slots__ = ("directory", "listing", "node", "depth", "strip_dot", "ancestors")
+    __slots__ = ("directory", "listing", "node", "depth", "strip_dot", "ancestors", "device")
 
     def __init__(
         self,
@@ -115,6 +116,7 @@ class Subtree:
         depth: int,
         strip_dot: bool,
         ancestors: list,
+        device: int | None = None,
     ) -> None:
         self.directory = directory
         self.listing = listing
@@ -122,6 +124,7 @@ class Subtree:
         self.depth = depth
         self.strip_dot = strip_dot
         self.ancestors = ancestors
+        self.device = device  # its root's device, under --one-file-system
 
     def __repr__(self) -> str:
         return f"Subtree({self.directory!r}, depth={self.depth})"
@@ -306,7 +309,8 @@ class Walker:
             if listing is None:
                 return
         events = self._walk_dir(
-            s.directory, listing, node, s.depth, s.strip_dot, s.ancestors, split_depth, unlisted
+            s.directory, listing, node, s.depth, s.strip_dot, s.ancestors, split_depth, unlisted,
+            s.device,
         )
         yield from self._within_size(events) if self.options.max_filesize is not None else events
 
@@ -577,8 +581,9 @@ class Walker:
         offset = len(join_path(root, b""))
         parent, messages = self._parent_nodes(root, offset, built_by)
         yield from messages
-        if self._cache is not None and not opts.follow_links:
+        if self._cache is not None and not opts.follow_links and not opts.one_file_system:
             # With --follow every symlink is stat'ed per walk anyway: listings are not cached.
+            # Under --one-file-system every directory is (a mount changes no listing).
             yield from self._walk_root_cached(root, offset, parent, strip_dot)
             return
         listing, node, events = self._open_dir(parent, root, offset)
@@ -588,7 +593,9 @@ class Walker:
         if opts.max_depth is not None and opts.max_depth < 1:
             return
         ancestors = [(st.st_dev, st.st_ino, root)] if opts.follow_links else []
-        yield from self._walk_dir(root, listing, node, 1, strip_dot, ancestors, split_depth)
+        device = st.st_dev if opts.one_file_system else None
+        yield from self._walk_dir(root, listing, node, 1, strip_dot, ancestors, split_depth,
+                                  device=device)
 
     def _open_dir(
         self, parent: _Dir | None, path: bytes, offset: int
@@ -620,7 +627,10 @@ class Walker:
         ancestors: list,
         split_depth: int | None = None,
         unlisted: bool = False,
+        device: int | None = None,
     ) -> Iterator[WalkEvent | Subtree]:
+        """Walk below *directory* (listed as *listing*); *device*: its root's, under
+        --one-file-system, where a directory on another device is not entered."""
         opts = self.options
         follow = opts.follow_links
         max_depth = opts.max_depth
@@ -678,23 +688,34 @@ class Walker:
                         continue
                 child_ancestors = ancestors + [(target.st_dev, target.st_ino, path)]
             offset = len(path) + 1
-            if max_depth is not None and depth >= max_depth:
+            if (max_depth is not None and depth >= max_depth) or (
+                    device is not None and not self._on_device(path, target, device)):
                 # rg still reads the ignore files of a directory it will not descend into
-                # (and reports their errors).
+                # (and reports their errors): one too deep, or on another file system.
                 _, messages = self._child_node(node, path, None, offset, b"")
                 yield from messages
                 continue
             if unlisted and split_depth is not None and depth >= split_depth:
-                yield Subtree(path, None, node, depth + 1, strip_dot, child_ancestors)
+                yield Subtree(path, None, node, depth + 1, strip_dot, child_ancestors, device)
                 continue
             child_listing, child, events = self._open_dir(node, path, offset)
             yield from events
             if child_listing is None:
                 continue
             if split_depth is not None and depth >= split_depth:
-                yield Subtree(path, child_listing, child, depth + 1, strip_dot, child_ancestors)
+                yield Subtree(path, child_listing, child, depth + 1, strip_dot, child_ancestors,
+                              device)
                 continue
             stack.append((path + b"/", iter(child_listing), child, depth + 1, child_ancestors))
+
+    def _on_device(self, path: bytes, target: os.stat_result | None, device: int) -> bool:
+        """Whether the directory at walk path *path* (*target*: its followed link's ``stat``)
+        lies on *device* (rg: ignore's same_file_system). One whose ``stat`` fails counts as
+        on it: entering it reports the problem."""
+        try:
+            return (target if target is not None else os.stat(self._fs(path))).st_dev == device
+        except OSError:
+            return True
 
     # -- traversal with a tree cache ---------------------------------------------------------
     def _walk_root_cached(
