@@ -213,3 +213,20 @@ class TestSearchFiles:
     def test_a_walk_skips_it_as_rg_does(self, tools, fifo):
         out = json.loads(returns_promptly(lambda: tools().search_files("a", path="."), fifo))
         assert out["total_count"] == 1 and "error" not in out
+
+    def test_an_ignore_file_that_is_a_fifo_is_read_as_empty(self, tools, root):
+        # rg waits for a writer on a FIFO .gitignore forever; the search goes on without it.
+        (root / ".git").mkdir()
+        os.mkfifo(root / ".gitignore")
+        (root / "a.txt").write_text("a\n")
+        out = json.loads(returns_promptly(lambda: tools().search_files("a"), root / ".gitignore"))
+        assert out["total_count"] == 1 and out["matches"][0]["path"] == "./a.txt"
+
+    def test_a_matched_file_turned_fifo_is_not_waited_on(self, fifo):
+        # The decoder reads a matched file's start for its code page; by then the path may
+        # name a FIFO.
+        from shellfree.engine.text_decoding import LineDecoder
+
+        decoder = LineDecoder(str(fifo.parent))
+        form = returns_promptly(lambda: decoder._read_form(str(fifo), 1 << 16), fifo)
+        assert form.name is None and not form.whole

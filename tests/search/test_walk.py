@@ -11,6 +11,7 @@ import io
 import os
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -328,6 +329,49 @@ class TestFlags:
         with open("a", "a") as grown:
             grown.write("y" * 20)
         assert files() == b"b\n"
+
+    @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+    def test_an_ignore_file_that_is_a_fifo(self, isolated, reference_rg):
+        # Found in the tree, rg opens it and waits for a writer, forever if none comes:
+        # shellfree reads what a writer has written so far, without waiting. Named by
+        # --ignore-file (a pipe: --ignore-file <(...)), it is read as rg reads it.
+        make({"x": "x", "y.log": "x", "z.tmp": "x"})
+        os.mkfifo(".ignore")
+
+        def files_promptly(argv):
+            done: list = []
+            worker = threading.Thread(target=lambda: done.append(run_shellfree(argv)),
+                                      daemon=True)
+            worker.start()
+            worker.join(5)
+            if worker.is_alive():
+                os.close(os.open(".ignore", os.O_WRONLY | os.O_NONBLOCK))  # release it
+                pytest.fail("the walk waited on the FIFO .ignore")
+            return sorted(done[0][0].splitlines())
+
+        assert files_promptly(["--files"]) == [b"x", b"y.log", b"z.tmp"]  # no writer
+        writer = os.open(".ignore", os.O_RDWR)  # a writer that keeps it open
+        try:
+            os.write(writer, b"*.log\n")
+            assert files_promptly(["--files"]) == [b"x", b"z.tmp"]
+        finally:
+            os.close(writer)
+        os.unlink(".ignore")
+        os.mkfifo("rules")
+        for candidate in ("ours", "rg"):
+            def feed():
+                with open("rules", "wb") as pipe:  # waits for the reader, as a shell's would
+                    pipe.write(b"*.tmp\n")
+
+            feeder = threading.Thread(target=feed, daemon=True)
+            feeder.start()
+            argv = ["--files", "--sort", "path", "--ignore-file", "rules"]
+            out = run_shellfree(argv) if candidate == "ours" else run_rg(reference_rg, argv)
+            feeder.join(5)
+            assert out == (b"x\ny.log\n", b"", 0), candidate
+        if os.path.exists("/dev/null"):
+            argv = ["--files", "--sort", "path", "--ignore-file", "/dev/null"]
+            assert run_shellfree(argv) == run_rg(reference_rg, argv)
 
     def test_no_ignore_messages(self, tmp_path, isolated, reference_rg):
         # Hides the warnings about ignore files (in the tree, --ignore-file), not the errors

@@ -20,6 +20,7 @@ import re
 from typing import NamedTuple
 
 from shellfree.engine.read_tracking import CodePageLookup, stat_key
+from shellfree.engine.regular_file import open_regular
 
 __all__ = [
     "CODE_PAGE_WINDOW",
@@ -249,7 +250,7 @@ class LineDecoder:
     def _read_form(self, fs_path: str, size: int) -> CodePage:
         known = self._known(fs_path)
         try:
-            with open(fs_path, "rb") as handle:
+            with open_regular(fs_path) as handle:
                 if known is not None:
                     form = known.at(stat_key(os.fstat(handle.fileno())))
                     if form is not None:

@@ -7,8 +7,10 @@ a file it cannot use, nothing about traversal order or precedence.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 
 from shellfree._record import Record
 from shellfree.search.errors import os_error_text
@@ -53,8 +55,7 @@ def load_rule_file(
     messages: list[str] = []
     shown = os.fsdecode(path if display is None else display)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = _read_rule_file(path, wait=report_io_errors)
     except IsADirectoryError as err:
         # rg: a directory opens fine on Unix and fails on the first read, so the error is
         # tagged with line 1 (regression test r228).
@@ -101,6 +102,40 @@ def git_exclude_path(
         return None
     base = _join(real_git_dir, commondir) if commondir.startswith(b".") else commondir
     return _join(base, b"info/exclude")
+
+
+_RULE_FILE_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+                    | getattr(os, "O_BINARY", 0))
+
+
+def _read_rule_file(path: bytes, wait: bool) -> bytes:
+    """The bytes of an ignore file.
+
+    One named by ``--ignore-file`` (*wait*: those whose errors are reported) is read as rg
+    reads it, waiting on a pipe for its writer: ``--ignore-file <(…)`` is a pipe. One found
+    in the tree is read without waiting: a ``.gitignore`` that is a FIFO gives what a writer
+    has written so far, or nothing; rg would wait for a writer, forever if none comes, and an
+    agent's search with it.
+    """
+    if wait:
+        with open(path, "rb") as handle:
+            return handle.read()
+    fd = os.open(path, _RULE_FILE_FLAGS)
+    try:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except BlockingIOError:
+                break  # a FIFO whose writer has written nothing more yet
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _first_line(path: bytes) -> bytes | None:
