@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from shellfree.engine import messages
@@ -101,7 +103,8 @@ class TestLongLines:
 
         argv = content_command("x", ["."], output_mode="content", context=0, multiline=False,
                                file_glob=None)
-        assert argv[3:6] == ["--max-columns", "2000", "--max-columns-preview"]
+        assert argv[:7] == ["--line-number", "--no-heading", "--with-filename", "--null",
+                            "--max-columns", "2000", "--max-columns-preview"]
         assert "--max-columns" not in content_command(
             "x", ["."], output_mode="count", context=0, multiline=False, file_glob=None)
         out = search(ft, pattern="x+$")
@@ -196,3 +199,35 @@ def test_pages_are_exact_and_do_not_overlap(tools, limit, offset, shown, truncat
             "specific pattern or file_glob.")
     else:
         assert "_hint" not in out
+
+
+class TestFileNamesThatLookLikeRows:
+    """A file named ``notes:12:x.md`` (or with a newline in its name) keeps its name: content
+    and count searches read rg's output with ``--null`` (Hermes split ``path:LINE:`` at the
+    first ``:DIGITS:``, reporting ``notes`` at line 12)."""
+
+    NAMES = ["notes:12:x.md", "a-3-b.txt"] + ([] if sys.platform == "win32" else ["new\nline"])
+
+    @pytest.mark.parametrize("backend", ["inprocess", "rg"])
+    def test_every_mode_keeps_the_name(self, tools, optional_reference_rg, backend):
+        if sys.platform == "win32":
+            pytest.skip("':' is not allowed in Windows file names")
+        options = {}
+        if backend == "rg":
+            if optional_reference_rg is None:
+                pytest.skip("reference rg not installed")
+            options = {"backend": "rg", "rg_path": optional_reference_rg}
+        ft = tools({name: "before\nneedle 1:2:3\nafter\n" for name in self.NAMES}, **options)
+        paths = sorted("./" + name for name in self.NAMES)
+        out = search(ft, pattern="needle")
+        assert [(m["path"], m["line"], m["content"]) for m in out["matches"]] == [
+            (p, 2, "needle 1:2:3") for p in paths]
+        out = search(ft, pattern="needle", context=1)  # nine rows: the path-grouped form
+        assert out["matches_text"] == "\n".join(
+            f"{p}\n  1: before\n  2: needle 1:2:3\n  3: after" for p in paths)
+        assert search(ft, pattern="needle", output_mode="count")["counts"] == {
+            p: 1 for p in paths}
+        probe = search(ft, pattern="NEEDLE")
+        assert probe["warning"].startswith(
+            f"0 exact matches, but {len(paths)} case-insensitive match(es) in {len(paths)} "
+            f"file(s): {', '.join(paths)} — ")

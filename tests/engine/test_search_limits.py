@@ -39,7 +39,7 @@ def test_timeout(tools):
             return (15, 1, 0)
 
         def run(self, argv, cwd, *, max_lines=None, max_bytes=None, timeout=None):
-            return RgRun(b"./a:1:x\n", b"", 124, timed_out=True)
+            return RgRun(b"./a\x001:x\n", b"", 124, timed_out=True)  # --null
 
     ft = tools({"a": "x\n"}, backend=SlowBackend())
     out = search(ft, pattern="x")

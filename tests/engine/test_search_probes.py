@@ -26,7 +26,8 @@ def test_prune_list_is_sorted_and_emitted_twice_per_name():
 
 def test_probe_command():
     assert probe_command(("-i",), "x", "src", "*.py") == [
-        "-i", "--count-matches", "--with-filename", "--glob", "*.py", "--sort", "path", "--",
+        "-i", "--count-matches", "--with-filename", "--null", "--glob", "*.py", "--sort", "path",
+        "--",
         "x", "src"]
 
 

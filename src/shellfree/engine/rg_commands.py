@@ -55,14 +55,19 @@ def content_command(
     file_glob: str | None,
     exclude_globs: Sequence[str] = (),
 ) -> list[str]:
-    """``rg --line-number --no-heading --with-filename …`` for a content search (§5.4)."""
+    """``rg --line-number --no-heading --with-filename …`` for a content search (§5.4), with
+    ``--null`` in content and count modes: a path then ends at its NUL, not at the first
+    ``:DIGITS:`` (search_output.py)."""
     argv = ["--line-number", "--no-heading", "--with-filename"]
+    if output_mode != "files_only":
+        argv.append("--null")
     if output_mode == "content":
         argv += ["--max-columns", str(MAX_COLUMNS), "--max-columns-preview"]
     if multiline:
         argv.append("--multiline")
     if context > 0:
-        argv += ["-C", str(context)]
+        # No "--" between groups: Hermes drops those lines, and a file can be named "--\n…".
+        argv += ["-C", str(context), "--no-context-separator"]
     for glob in exclude_globs:
         argv += ["--glob", glob]
     if file_glob:
@@ -81,14 +86,15 @@ def probe_command(
     """``rg FLAGS --count-matches [--glob G] PATTERN PATH`` for a zero-match probe (§5.4).
 
     EDGE CASE: ``--with-filename`` is added so a probe of a single file still prints
-    ``path:count`` (rg omits the name for one file, and Hermes would then report an empty path).
+    ``path:count`` (rg omits the name for one file, and Hermes would then report an empty path);
+    ``--null`` ends the path with a NUL, so a colon in a file name does not split it.
     The macOS exclusions (*exclude_globs*) apply to probes too: a probe must not trigger the
     privacy prompt the search itself avoided.
     """
     argv = [*flags]
     for glob in exclude_globs:
         argv += ["--glob", glob]
-    argv += ["--count-matches", "--with-filename"]
+    argv += ["--count-matches", "--with-filename", "--null"]
     if file_glob:
         argv += ["--glob", file_glob]
     return argv + ["--sort", "path", "--", pattern, path]

@@ -4,7 +4,10 @@ Content, files-only and count output (§5.4), ``rg --files`` output (§5.5) and 
 zero-match probe. Hermes reads rg's stdout and stderr merged and sorts lines into payload and
 diagnostics by their shape; shellfree keeps the two streams apart, so stdout is the payload and
 stderr the diagnostics, and a file named like a diagnostic (or with a space in its name) is never
-mistaken for one.
+mistaken for one. Hermes also splits ``path:LINE:text`` at the first ``:DIGITS:``, so a file
+named ``notes:2024:x.md`` lost its name to the line number; content and count searches here pass
+``--null`` (rg ends each printed path with a NUL), and a path is whatever precedes its NUL, a
+newline included.
 
 Fixed defect: Hermes fetched only ``limit + offset`` lines, so ``total_count`` was capped and a
 content search without context never reported ``truncated``. Here every line is collected (up
@@ -43,11 +46,14 @@ LIMIT_REASON_LINES = "max_result_lines"
 LIMIT_REASON_BYTES = "max_result_bytes"
 """``limit_reason`` when rg printed more bytes than the engine collects (shellfree's value)."""
 
-# Hermes: "path:LINE:content", with an optional drive letter kept in the path (§5.4).
-_MATCH_LINE = re.compile(rb"^([A-Za-z]:)?(.*?):(\d+):(.*)$", re.S)
-# Hermes: a context line "path-LINE-content", split at the rightmost "-digits-" that does not
-# start the line. EDGE CASE: a "-3-" inside the content wins, as in Hermes.
-_CONTEXT_LINE = re.compile(rb"^(.+)-(\d+)-(.*)$", re.S)
+# After the NUL that --null puts after a path: a match row's "LINE:", a context row's "LINE-".
+_NUMBER = re.compile(rb"([0-9]+)([:-])")
+# The rows after the page, counted in bulk: a path holds no NUL, so each row is one
+# "\0LINE:" (or "\0LINE-"). rg prints no NUL in a line's content (a file's NUL makes it
+# binary: it stops before that line), so the count is exact (the 193,000 rows of `return`
+# over the 50,000-file tree: one scan, where splitting them one by one took 270 ms).
+_ROW_MARK = re.compile(rb"\0[0-9]+:")
+_ROW_MARK_WITH_CONTEXT = re.compile(rb"\0[0-9]+[:-]")
 
 
 def _lines(stdout: bytes) -> list[bytes]:
@@ -93,14 +99,10 @@ def parse_search_output(
             total_count_is_lower_bound=incomplete, limit_reason=reason,
         )
     if output_mode == "count":
-        # Hermes: "path:N" split at the LAST colon (§5.4). Fixed defect: Hermes summed and listed
-        # the first limit + offset files only, silently; here total_count sums every file and
-        # the listed files are the page [offset, offset + limit), like the other modes.
-        counts: list[tuple[str, int]] = []
-        for line in _lines(run.stdout):
-            path, _, number = line.rpartition(b":")
-            if number.isdigit():
-                counts.append((decoder.path(path), int(number)))
+        # Fixed defect: Hermes summed and listed the first limit + offset files only, silently;
+        # here total_count sums every file and the listed files are the page [offset, offset +
+        # limit), like the other modes.
+        counts = [(decoder.path(path), number) for path, number in _counted(run.stdout)]
         return SearchResult(
             total_count=sum(n for _, n in counts), counts=tuple(counts[offset:end]),
             truncated=len(counts) > end or incomplete, total_count_is_lower_bound=incomplete,
@@ -118,58 +120,51 @@ def parse_search_output(
 
 
 def _leading_rows(stdout: bytes, wanted: int, context: int) -> tuple[list, int]:
-    """The first *wanted* rows of *stdout* (fewer if it has fewer), and where the line after
-    the last of them starts."""
+    """The first *wanted* rows of *stdout* (fewer if it has fewer), each (path, line number,
+    content), and where the line after the last of them starts. A row is ``PATH\0LINE:TEXT``
+    (a context row, when *context* asks for them, ``PATH\0LINE-TEXT``; the command asks rg
+    for no ``--`` between groups). The path ends at its NUL, so a ``:12:`` or a newline in a file name
+    is part of the name (Hermes split ``path:LINE:`` at the first ``:DIGITS:``)."""
     rows: list[tuple[bytes, bytes, bytes]] = []
     pos, size = 0, len(stdout)
     while len(rows) < wanted and pos < size:
-        end = stdout.find(b"\n", pos)
+        nul = stdout.find(b"\0", pos)
+        if nul < 0:
+            break  # no row left (the output cap cuts at a line's end)
+        end = stdout.find(b"\n", nul)
         if end < 0:
             end = size
-        row = _split_row(stdout[pos:end], context) if end > pos else None
-        if row is not None:
-            rows.append(row)
+        found = _NUMBER.match(stdout, nul + 1)
+        if found is not None and (found.group(2) == b":" or context > 0):
+            rows.append((stdout[pos:nul], found.group(1), stdout[found.end():end]))
         pos = end + 1
     return rows, pos
 
 
-# The row test of _split_row in bulk, as one scan over the output rather than a regex call per
-# line (the 193,000 rows of `return` over the 50,000-file tree: 70 ms for the whole parse,
-# against 270 ms line by line): a line matches _MATCH_LINE exactly when it holds ":DIGITS:",
-# and _CONTEXT_LINE exactly when it holds "-DIGITS-" after its first character. Each pattern
-# matches a line's "\n" and looks ahead into the line only, trying every colon (dash) in turn;
-# a match is the one-byte "\n", which findall returns without building a new object. "--"
-# holds neither.
-_ROW_AHEAD = rb"[^:\n]*+:(?:[^:\n]*+:)*?[0-9]+:"
-_CONTEXT_AHEAD = rb"[^\n][^-\n]*+-(?:[^-\n]*+-)*?[0-9]+-"
-_ROWS = re.compile(rb"\n(?=" + _ROW_AHEAD + rb")")
-_ROWS_WITH_CONTEXT = re.compile(rb"\n(?=" + _ROW_AHEAD + rb"|" + _CONTEXT_AHEAD + rb")")
-
-
 def _count_rows(stdout: bytes, pos: int, context: int) -> int:
-    """How many lines starting at *pos* or later (0, or just after a "\n") are rows."""
+    """How many rows start at *pos* or later (0, or just after a row's "\n")."""
     if pos >= len(stdout):
         return 0
-    finder = _ROWS_WITH_CONTEXT if context > 0 else _ROWS
-    if pos == 0:  # an empty page: the first line has no "\n" before it to match
-        return len(finder.findall(b"\n" + stdout))
-    return len(finder.findall(stdout, pos - 1))
+    return len((_ROW_MARK_WITH_CONTEXT if context > 0 else _ROW_MARK).findall(stdout, pos))
 
 
-def _split_row(line: bytes, context: int) -> tuple[bytes, bytes, bytes] | None:
-    """(path, line number, content) of a match row, or of a context row when *context* asks
-    for them; None for "--" and anything else."""
-    if line == b"--":
-        return None
-    found = _MATCH_LINE.match(line)
-    if found is not None:
-        drive, path, number, content = found.groups()
-        return (drive or b"") + path, number, content
-    if context > 0:
-        found = _CONTEXT_LINE.match(line)
-        if found is not None:
-            return found.groups()  # type: ignore[return-value]
-    return None
+def _counted(stdout: bytes) -> list[tuple[bytes, int]]:
+    """The (path, number) pairs of ``--null -c`` or ``--count-matches`` output, each
+    ``PATH\0N\n`` (Hermes split ``path:N`` at the last colon)."""
+    pairs: list[tuple[bytes, int]] = []
+    pos, size = 0, len(stdout)
+    while pos < size:
+        nul = stdout.find(b"\0", pos)
+        if nul < 0:
+            break
+        end = stdout.find(b"\n", nul)
+        if end < 0:
+            end = size
+        number = stdout[nul + 1:end]
+        if number.isdigit():
+            pairs.append((stdout[pos:nul], int(number)))
+        pos = end + 1
+    return pairs
 
 
 def _match(row: tuple[bytes, bytes, bytes], decoder: LineDecoder) -> SearchMatch:
@@ -197,11 +192,5 @@ def parse_files_output(
 
 def parse_probe_counts(run: RgRun, decoder: LineDecoder) -> tuple[int, list[str]]:
     """(summed match count, file paths in output order) of a ``--count-matches`` probe."""
-    total = 0
-    paths: list[str] = []
-    for line in _lines(run.stdout):
-        path, _, number = line.rpartition(b":")
-        if number.isdigit():
-            total += int(number)
-            paths.append(decoder.path(path))
-    return total, paths
+    counted = _counted(run.stdout)
+    return sum(n for _, n in counted), [decoder.path(path) for path, _ in counted]
