@@ -299,7 +299,8 @@ class TestFlags:
         argv = ["--files", "--max-filesize", "2K", "-j2"]
         forked = subprocess.run([sys.executable, "-m", "shellfree", "rg", *argv],
                                 capture_output=True, check=False)
-        assert sorted(forked.stdout.splitlines()) == sorted(run_rg(reference_rg, argv)[0].splitlines())
+        expected = sorted(run_rg(reference_rg, argv)[0].splitlines())
+        assert sorted(forked.stdout.splitlines()) == expected
 
     @pytest.mark.parametrize("value", [
         "2x", "-1", "1.5K", "2k", "", "K", " 2K", "١٢", "99999999999999999999",
@@ -377,9 +378,11 @@ class TestFlags:
         # Hides the warnings about ignore files (in the tree, --ignore-file), not the errors
         # about those above the root, which keep the exit status 2.
         make({".ignore": "b{\n", "sub/.ignore": "c{\n", "x": "x", "sub/y": "y"})
-        for args in (["--no-ignore-messages"], ["--no-ignore-messages", "--ignore-file", "nope"],
-                     ["--no-ignore-messages", "--ignore-messages"], ["-c", "x", "--no-ignore-messages"]):
-            argv = ["--files", "--sort", "path", *args] if "-c" not in args else ["--sort", "path", *args]
+        for args in (["--files", "--no-ignore-messages"],
+                     ["--files", "--no-ignore-messages", "--ignore-file", "nope"],
+                     ["--files", "--no-ignore-messages", "--ignore-messages"],
+                     ["-c", "x", "--no-ignore-messages"]):
+            argv = ["--sort", "path", *args]
             ours, theirs = run_shellfree(argv), run_rg(reference_rg, argv)
             assert ours == theirs, args
         assert run_rg(reference_rg, ["--files", "--no-ignore-messages"])[1:] == (b"", 0)

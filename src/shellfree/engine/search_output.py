@@ -50,8 +50,9 @@ LIMIT_REASON_BYTES = "max_result_bytes"
 _NUMBER = re.compile(rb"([0-9]+)([:-])")
 # The rows after the page, counted in bulk: a path holds no NUL, so each row is one
 # "\0LINE:" (or "\0LINE-"). rg prints no NUL in a line's content (a file's NUL makes it
-# binary: it stops before that line), so the count is exact (the 193,000 rows of `return`
-# over the 50,000-file tree: one scan, where splitting them one by one took 270 ms).
+# binary: it stops before that line), so the count is exact. The 193,055 rows of `return`
+# over the 50,000-file tree: 27 ms for the page and the count, against 85 ms for the
+# lookahead scan of the colon-separated form (and 270 ms line by line).
 _ROW_MARK = re.compile(rb"\0[0-9]+:")
 _ROW_MARK_WITH_CONTEXT = re.compile(rb"\0[0-9]+[:-]")
 
@@ -123,8 +124,8 @@ def _leading_rows(stdout: bytes, wanted: int, context: int) -> tuple[list, int]:
     """The first *wanted* rows of *stdout* (fewer if it has fewer), each (path, line number,
     content), and where the line after the last of them starts. A row is ``PATH\0LINE:TEXT``
     (a context row, when *context* asks for them, ``PATH\0LINE-TEXT``; the command asks rg
-    for no ``--`` between groups). The path ends at its NUL, so a ``:12:`` or a newline in a file name
-    is part of the name (Hermes split ``path:LINE:`` at the first ``:DIGITS:``)."""
+    for no ``--`` between groups). The path ends at its NUL, so a ``:12:`` or a newline in a
+    file name is part of the name (Hermes split ``path:LINE:`` at the first ``:DIGITS:``)."""
     rows: list[tuple[bytes, bytes, bytes]] = []
     pos, size = 0, len(stdout)
     while len(rows) < wanted and pos < size:

@@ -4,7 +4,8 @@ Each guard is a small callable with a readable ``repr`` that returns the refusal
 (Hermes §3.3 steps 1–4, §4.2 step 2): :class:`SensitivePathGuard` (§8.2, §8.3),
 :class:`BinaryDocumentGuard` (§3.6), :class:`SpecialFileGuard` (shellfree's), then
 :class:`ApprovalGuard` twice — protected agent-instruction files and ``~/.ssh/config`` (§3.7),
-each asking the ``FileTools`` approval callback once for the whole operation. :func:`path_guards` builds the ordered tuple once.
+each asking the ``FileTools`` approval callback once for the whole operation.
+:func:`path_guards` builds the ordered tuple once.
 """
 
 from __future__ import annotations

@@ -287,14 +287,10 @@ class Walker:
         # kept here because shellfree reproduces 15.1).
         built_by: dict[bytes, tuple[bytes, bytes]] = {}
         if roots is None:
-            events = self._walk_root(b"./", True, built_by, split_depth)
-            yield from self._within_size(events) if self.options.max_filesize is not None \
-                else events
+            yield from self._sized(self._walk_root(b"./", True, built_by, split_depth))
         else:
             for root in roots:
-                events = self._walk_root(root, False, built_by, split_depth)
-                yield from self._within_size(events) if self.options.max_filesize is not None \
-                    else events
+                yield from self._sized(self._walk_root(root, False, built_by, split_depth))
 
     def walk_subtree(
         self, subtree: Subtree, split_depth: int | None = None, unlisted: bool = False
@@ -308,11 +304,14 @@ class Walker:
             yield from events
             if listing is None:
                 return
-        events = self._walk_dir(
+        yield from self._sized(self._walk_dir(
             s.directory, listing, node, s.depth, s.strip_dot, s.ancestors, split_depth, unlisted,
             s.device,
-        )
-        yield from self._within_size(events) if self.options.max_filesize is not None else events
+        ))
+
+    def _sized(self, events: Iterator[WalkEvent | Subtree]) -> Iterator[WalkEvent | Subtree]:
+        """*events*, without the walked files larger than --max-filesize if it is given."""
+        return events if self.options.max_filesize is None else self._within_size(events)
 
     def _within_size(self, events: Iterator[WalkEvent | Subtree]) -> Iterator[WalkEvent | Subtree]:
         """*events* without the walked files larger than --max-filesize. rg tests the size last,
