@@ -34,13 +34,24 @@ class TestLoopGuard:
         for offset in range(6):
             assert "error" not in search(ft, pattern="x", offset=offset)
 
-    def test_order_and_glob_are_part_of_the_key_output_mode_is_not(self, tools):
+    def test_glob_and_the_view_are_part_of_the_key(self, tools):
+        # Fixed defect: Hermes left output_mode and context out of the key, and refused the
+        # fourth of these as "this exact search".
         ft = tools({"a.txt": "x\n"})
-        search(ft, pattern="x", output_mode="content")
-        search(ft, pattern="x", output_mode="count")
-        search(ft, pattern="x", output_mode="files_only", context=2)
-        assert search(ft, pattern="x")["error"] == BLOCKED.format(n=4)
-        assert "error" not in search(ft, pattern="x", file_glob="*.txt")
+        views = [{"output_mode": "content"}, {"output_mode": "count"},
+                 {"output_mode": "files_only"}, {"context": 2}, {"file_glob": "*.txt"}]
+        for view in views:
+            out = search(ft, pattern="x", **view)
+            assert "error" not in out and "_warning" not in out, view
+        for _ in range(2):
+            search(ft, pattern="x", file_glob="*.txt")
+        assert search(ft, pattern="x", file_glob="*.txt")["error"] == BLOCKED.format(n=4)
+
+    def test_a_file_search_ignores_the_view(self, tools):
+        ft = tools({"a.txt": "x\n"})
+        search(ft, pattern="*.txt", target="files", output_mode="count")
+        search(ft, pattern="*.txt", target="files", context=2)
+        assert search(ft, pattern="*.txt", target="files")["_warning"] == WARNING
 
     def test_aliases_and_defaults_share_a_key(self, tools):
         ft = tools({"a.txt": "x\n"})

@@ -33,12 +33,17 @@ class TestFromArguments:
     def test_context_coercion(self, context, expected):
         assert SearchRequest.from_arguments("x", context=context).context == expected
 
-    def test_loop_key_has_pagination_and_order_but_not_output_mode(self):
+    def test_loop_key_has_pagination_order_and_the_view(self):
         a = SearchRequest.from_arguments("p", path="src", file_glob=None, output_mode="count")
-        b = SearchRequest.from_arguments("p", path="src", output_mode="content", context=3)
-        assert a.loop_key == b.loop_key == ("search", "p", "content", "src", "", 50, 0,
-                                            "discovery")
-        assert SearchRequest.from_arguments("p", offset=50).loop_key != a.loop_key
+        assert a.loop_key == ("search", "p", "content", "src", "", 50, 0, "discovery", "count", 0)
+        assert SearchRequest.from_arguments("p", path="src", output_mode="count",
+                                            file_glob="").loop_key == a.loop_key
+        for other in ({"offset": 50}, {"output_mode": "content"}, {"context": 3}):
+            args = {"path": "src", "output_mode": "count", **other}
+            assert SearchRequest.from_arguments("p", **args).loop_key != a.loop_key, other
+        files = SearchRequest.from_arguments("*.py", target="files", output_mode="count")
+        assert files.loop_key == SearchRequest.from_arguments("*.py", target="files",
+                                                              context=2).loop_key
 
 
 class TestSearchPagination:

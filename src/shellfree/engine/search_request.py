@@ -85,6 +85,10 @@ class SearchRequest:
     @property
     def loop_key(self) -> tuple[Any, ...]:
         """The loop-guard key (§5.2 step 2). Pagination is part of it, so paging through results
-        never trips the guard; output_mode and context are not (Hermes)."""
+        never trips the guard. Fixed defect: Hermes leaves output_mode and context out, so
+        asking for the count, then the files, then the lines of one pattern warned at the third
+        call that "the results have not changed" and refused the fourth; here only the same
+        view of the same search counts as a repeat (a file search ignores both)."""
+        view = () if self.is_file_search else (self.output_mode, self.context)
         return ("search", self.pattern, self.target, str(self.path), self.file_glob or "",
-                self.limit, self.offset, self.order)
+                self.limit, self.offset, self.order, *view)
