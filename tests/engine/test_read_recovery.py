@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 import unicodedata
 from typing import Any
 
@@ -96,6 +98,21 @@ class TestSimilarFiles:
         assert similar_files(str(tmp_path / "a5")) == []  # a50…a59 are entries 51–60
         assert [p[-7:] for p in similar_files(str(tmp_path / "a0"))] == [
             "a00.txt", "a01.txt", "a02.txt", "a03.txt", "a04.txt"]
+
+    @pytest.mark.skipif(not hasattr(os, "symlink") or sys.platform == "win32",
+                        reason="symbolic links need privileges on Windows")
+    def test_a_link_that_leads_nowhere_is_named_not_suggested(self, root, tools):
+        # Hermes listed the link itself as the similar file (the directory holds its name).
+        os.symlink("gone.txt", root / "notes.txt")
+        (root / "notes.md").write_text("")
+        assert read(tools(), "notes.txt") == {
+            "content": "", "total_lines": 0, "file_size": 0, "truncated": False,
+            "hint": f"Note: '{root / 'notes.txt'}' is a symbolic link to 'gone.txt', which does "
+                    "not exist.",
+            "is_binary": False, "is_image": False,
+            "error": f"File not found: {root / 'notes.txt'}",
+            "similar_files": [str(root / "notes.md")]}
+        assert "hint" not in read(tools(), "notes.rst")
 
     def test_hidden_entries_are_not_listed(self, tmp_path):
         (tmp_path / ".target.txt").write_text("")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import pytest
@@ -86,6 +87,14 @@ class TestPathNotFound:
                     "SRC-old/u": ""})
         assert search(ft, pattern="x", path="src") == {
             "total_count": 0, "error": "Path not found: src. Similar paths: ./SRC-old, ./sr, ./srcs"}
+
+    @pytest.mark.skipif(sys.platform == "win32", reason="symbolic links need privileges")
+    def test_a_link_that_leads_nowhere_is_named_not_suggested(self, tools, root):
+        ft = tools({"srcs/x": ""})
+        os.symlink("gone", root / "src")
+        assert search(ft, pattern="x", path="src") == {"total_count": 0, "error": (
+            "Path not found: src (a symbolic link to 'gone', which does not exist). "
+            "Similar paths: ./srcs")}
 
     def test_at_most_five_suggestions(self, tools):
         ft = tools({f"abc{i}/f": "" for i in range(8)})

@@ -39,6 +39,7 @@ TRUNCATED_HINT = (
 
 INVALID_ORDER = "Invalid file search order {order!r}; expected 'discovery' or 'modified'."
 PATH_NOT_FOUND = "Path not found: {path}"
+PATH_DANGLING_LINK = " (a symbolic link to '{target}', which does not exist)"
 SEARCH_SPECIAL_FILE = (
     "Cannot search '{path}': it is {kind}, not a regular file or directory. Reading it could "
     "block indefinitely, so nothing was searched."
@@ -126,6 +127,9 @@ READ_NOT_REGULAR = (
 )
 READ_FAILED = "Failed to read file: {detail}"
 FILE_NOT_FOUND = "File not found: {path}"
+DANGLING_LINK_NOTE = "Note: '{path}' is a symbolic link to '{target}', which does not exist."
+"""shellfree's hint on a missing file that is a link leading nowhere (Hermes suggested the
+link's own name as a similar file)."""
 READ_UNICODE_VARIANT = (
     "Note: '{path}' not found byte-for-byte; resolved to the unicode-equivalent file '{variant}' "
     "(invisible encoding difference: NFC/NFD or special space/quote characters)."

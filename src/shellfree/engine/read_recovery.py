@@ -3,7 +3,10 @@
 :func:`unicode_variant` finds the one entry of the parent directory whose name differs from the
 requested one only invisibly (NFC/NFD, narrow or no-break spaces, curly apostrophes), which
 read_file then reads instead. :func:`similar_files` scores the directory's entries against the
-requested name and returns the best five as suggestions.
+requested name and returns the best five as suggestions. Fixed defect: a missing path that is a
+symbolic link leading nowhere is listed in its directory under the very name asked for, and
+Hermes suggested it as the similar file; here it is left out, and :func:`dangling_link` lets
+read_file and search_files say where the link points.
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ import difflib
 import os
 import unicodedata
 
-__all__ = ["SIMILAR_FILES_MAX", "SIMILAR_FILES_SCANNED", "similar_files", "unicode_variant"]
+__all__ = ["SIMILAR_FILES_MAX", "SIMILAR_FILES_SCANNED", "dangling_link", "similar_files",
+           "unicode_variant"]
 
 SIMILAR_FILES_SCANNED = 50
 """Directory entries looked at for suggestions: the first 50 of ``ls -1`` (§2.5 step 2)."""
@@ -47,6 +51,17 @@ def unicode_variant(path: str) -> str | None:
     return os.path.join(directory, matches[0])
 
 
+def dangling_link(path: str) -> str | None:
+    """Where the symbolic link at missing *path* points, when *path* is one that leads nowhere
+    (its target, as the link spells it); None for anything else."""
+    try:
+        if not os.path.islink(path) or os.path.exists(path):
+            return None
+        return os.readlink(path)
+    except (OSError, ValueError):
+        return None
+
+
 def similar_files(path: str) -> list[str]:
     """Up to five paths next to missing *path* whose names resemble its name, best first.
 
@@ -54,7 +69,8 @@ def similar_files(path: str) -> list[str]:
     takes the first 50 non-hidden names in code-point order (ls in the C locale).
     """
     directory, name = os.path.split(path)
-    entries = sorted(e for e in _listdir(directory) if not e.startswith("."))
+    # The name itself is listed when it is a link that leads nowhere: no use suggesting it.
+    entries = sorted(e for e in _listdir(directory) if not e.startswith(".") and e != name)
     scored = [(score_name(name, entry), entry) for entry in entries[:SIMILAR_FILES_SCANNED]]
     ranked = sorted((item for item in scored if item[0] > 0), key=lambda item: -item[0])
     return [os.path.join(directory, entry) for _, entry in ranked[:SIMILAR_FILES_MAX]]

@@ -34,7 +34,7 @@ from shellfree.engine.read_encoding import (
     format_size,
 )
 from shellfree.engine.read_guards import IMAGE_EXTENSIONS, has_binary_extension, suffix
-from shellfree.engine.read_recovery import similar_files, unicode_variant
+from shellfree.engine.read_recovery import dangling_link, similar_files, unicode_variant
 from shellfree.engine.read_result import MAX_LINE_LENGTH, ReadResult, number_lines
 from shellfree.engine.read_stream import CHUNK_SIZE, Window, stream_bytes_window, stream_text_window
 from shellfree.engine.read_tracking import KnownCodePage, stat_key
@@ -202,5 +202,8 @@ def _not_found(path: str, offset: int, limit: int, max_line_length: int,
         if not result.not_found:
             note = messages.READ_UNICODE_VARIANT.format(path=path, variant=variant)
             return replace(result, hint=f"{note} {result.hint}" if result.hint else note)
-    return ReadResult(error=messages.FILE_NOT_FOUND.format(path=path),
+    target = dangling_link(path)
+    hint = None if target is None else messages.DANGLING_LINK_NOTE.format(path=path,
+                                                                          target=target)
+    return ReadResult(error=messages.FILE_NOT_FOUND.format(path=path), hint=hint,
                       similar_files=tuple(similar_files(path)))

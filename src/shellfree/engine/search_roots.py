@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass
 
 from shellfree.engine import messages
+from shellfree.engine.read_recovery import dangling_link
 from shellfree.engine.regular_file import special_kind
 from shellfree.engine.results import SearchResult
 
@@ -123,15 +124,19 @@ def path_not_found(path: str, root: str) -> SearchResult:
     """
     expanded = os.path.expanduser(path)
     error = messages.PATH_NOT_FOUND.format(path=expanded)
+    target = dangling_link(resolve_task_path(root, expanded))
+    if target is not None:
+        error += messages.PATH_DANGLING_LINK.format(target=target)
     parent, query = os.path.split(expanded)
     shown_parent = parent or "."
     directory = resolve_task_path(root, shown_parent)
     if query and os.path.isdir(directory):
         wanted = query.lower()
+        # A link that leads nowhere is listed under the very name asked for: not similar.
         similar = [
             name for name in _listing(directory)[:SIMILAR_LISTED]
-            if wanted in name.lower() or name.lower() in wanted
-            or name.lower().startswith(wanted[:3])
+            if name != query and (wanted in name.lower() or name.lower() in wanted
+                                  or name.lower().startswith(wanted[:3]))
         ]
         if similar:
             paths = ", ".join(_join_shown(shown_parent, n) for n in similar[:SIMILAR_SHOWN])
