@@ -82,6 +82,22 @@ PREVIEWS = [
      b"1:1:abcd [... 0 more matches]\r\n"),
     (b"abcd\r\n", ["--column", "-M4", "--max-columns-preview", "x*"],
      b"1:1:abcd [... 2 more matches]\n"),
+    # Invalid UTF-8 (content parity seed 57002132): each maximal subpart, the bytes one U+FFFD
+    # replaces, is one cluster joined to nothing: E0 A5 before "x" is one, ED A0 80 three, and
+    # a combining mark or a ZWJ next to one stays apart.
+    (b"   \xa7\xe0\xa5\x00\xa8=\n", ["-a", "-M8", "--max-columns-preview", "-v", "baz"],
+     b"   \xa7\xe0\xa5\x00\xa8= [... omitted end of long line]\n"),
+    (b"\xe0\xa5xabcdefgh\n", ["-M5", "--max-columns-preview", "-v", "baz"],
+     b"\xe0\xa5xabc [... omitted end of long line]\n"),
+    (b"\xed\xa0\x80abcdefgh\n", ["-M5", "--max-columns-preview", "-v", "baz"],
+     b"\xed\xa0\x80ab [... omitted end of long line]\n"),
+    (b"\xe0\xa5\xcc\x81abcdefgh\n", ["-M3", "--max-columns-preview", "-v", "baz"],
+     b"\xe0\xa5\xcc\x81a [... omitted end of long line]\n"),
+    (b"\xf0\x9f\x91\xa8\xe2\x80\x8d\xe0\xa5abcd\n", ["-M2", "--max-columns-preview", "-v",
+                                                    "baz"],
+     b"\xf0\x9f\x91\xa8\xe2\x80\x8d\xe0\xa5 [... omitted end of long line]\n"),
+    (b"\xd8\x80\xe0\xa5\xe0\xa5\xe9abcd\n", ["-M3", "--max-columns-preview", "-v", "baz"],
+     None),
 ]
 
 

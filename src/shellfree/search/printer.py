@@ -8,8 +8,10 @@ time and return the bytes to write; neither searches.
 
 from __future__ import annotations
 
+import codecs
 import functools
 import re
+import threading
 
 from shellfree._record import Record
 from shellfree.search.searcher import FileResult, Line
@@ -57,42 +59,82 @@ def first_graphemes(content: bytes, count: int) -> bytes:
     character's continuation bytes, and kept when its last needed cluster ends before the
     prefix does (a cluster reaching the prefix's end might go on). Otherwise a four times
     longer prefix is tried, up to the whole line.
+
+    Invalid UTF-8 is segmented as rg's bstr segments it: each maximal invalid subsequence
+    (Unicode's "maximal subpart", the unit one U+FFFD replaces: ``E0 A5`` before an ASCII byte
+    is one, ``ED A0 80`` is three) is a cluster of its own, joined to nothing around it.
     """
-    import regex  # loaded only when a preview is asked for
-
-    cluster = regex.compile(r"\X")
-
-    def clusters(text: str):
-        # rg's clusters know no character newer than its Unicode data; the regex module's
-        # do, so those are segmented as unassigned ones (U+E000 stands in: Other, as
-        # unassigned code points are): `-M 20 --max-columns-preview` over "a\u1acfb ..."
-        # counts U+1ACF, new in Unicode 17, as a cluster of its own, as rg does.
-        if not text.isascii():
-            text = _newer_characters().sub("\ue000", text)
-        return cluster.finditer(text)
-
     size = 8 * count + 64
     while size < len(content):
         cut = size
         while cut > size - 3 and 0x80 <= content[cut] < 0xC0:
             cut -= 1  # content[cut] continues a character begun before it
-        head = content[:cut].decode("utf-8", "surrogateescape")
-        end = 0
-        found = 0
-        for found, match in enumerate(clusters(head), 1):
-            end = match.end()
-            if found == count:
-                break
+        head, end, found = _cluster_prefix(content[:cut], count)
         if found == count and end < len(head):
             return head[:end].encode("utf-8", "surrogateescape")
         size *= 4
+    text, end, _ = _cluster_prefix(content, count)
+    return text[:end].encode("utf-8", "surrogateescape")
+
+
+def _cluster_prefix(content: bytes, count: int) -> tuple[str, int, int]:
+    """(*content* decoded with each invalid byte as a lone surrogate, where its first *count*
+    clusters end in that text, how many it has up to *count*)."""
+    import regex  # loaded only when a preview is asked for
+
     text = content.decode("utf-8", "surrogateescape")
-    end = 0
-    for found, match in enumerate(clusters(text), 1):
-        end = match.end()
+    segmented = text
+    if not text.isascii():
+        # rg's clusters know no character newer than its Unicode data; the regex module's
+        # do, so those are segmented as unassigned ones (U+E000 stands in: Other, as
+        # unassigned code points are): `-M 20 --max-columns-preview` over "a\u1acfb ..."
+        # counts U+1ACF, new in Unicode 17, as a cluster of its own, as rg does.
+        segmented = _newer_characters().sub("\ue000", text)
+    continued: frozenset[int] = frozenset()
+    if "\udc80" <= max(text, default=""):
+        # Each invalid byte is made a control character, a cluster joined to nothing (the
+        # regex module lets a lone surrogate take the combining marks after it); one that
+        # continues a maximal subpart is counted with the one before it.
+        segmented = _INVALID_BYTE.sub("\x00", segmented)
+        continued = _subpart_continuations(content)
+    end = found = 0
+    for match in regex.finditer(r"\X", segmented):
+        if match.start() in continued:
+            end = match.end()
+            continue
         if found == count:
             break
-    return text[:end].encode("utf-8", "surrogateescape")
+        found += 1
+        end = match.end()
+    return text, end, found
+
+
+_INVALID_BYTE = re.compile("[\udc80-\udcff]")
+_SUBPARTS = threading.local()
+
+
+def _record_subpart(error: UnicodeDecodeError) -> tuple[str, int]:
+    _SUBPARTS.spans.append((error.start, error.end))
+    return "\ufffd" * (error.end - error.start), error.end
+
+
+codecs.register_error("shellfree-utf8-subparts", _record_subpart)
+
+
+def _subpart_continuations(content: bytes) -> frozenset[int]:
+    """Where, in *content* decoded with each invalid byte as one character, the invalid bytes
+    stand that continue a maximal subpart begun before them. CPython's UTF-8 decoder reports
+    each maximal subpart as one error, as the Unicode standard recommends and bstr does."""
+    _SUBPARTS.spans = []
+    content.decode("utf-8", "shellfree-utf8-subparts")
+    continued: list[int] = []
+    done = chars = 0  # bytes and characters before the next span
+    for start, end in _SUBPARTS.spans:
+        chars += len(content[done:start].decode("utf-8"))  # valid between two errors
+        continued.extend(range(chars + 1, chars + end - start))
+        chars += end - start
+        done = end
+    return frozenset(continued)
 
 
 @functools.lru_cache(maxsize=1)
