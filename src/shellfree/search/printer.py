@@ -91,7 +91,7 @@ def _cluster_prefix(content: bytes, count: int) -> tuple[str, int, int]:
         # counts U+1ACF, new in Unicode 17, as a cluster of its own, as rg does.
         segmented = _newer_characters().sub("\ue000", text)
     continued: frozenset[int] = frozenset()
-    if "\udc80" <= max(text, default=""):
+    if _INVALID_BYTE.search(text) is not None:
         # Each invalid byte is made a control character, a cluster joined to nothing (the
         # regex module lets a lone surrogate take the combining marks after it); one that
         # continues a maximal subpart is counted with the one before it.
