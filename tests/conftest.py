@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import subprocess
+import threading
 
 import pytest
 
@@ -49,3 +50,29 @@ def run_shellfree(args: list[str]) -> tuple[bytes, bytes, int]:
     out, err = io.BytesIO(), io.BytesIO()
     status = run([os.fsencode(a) for a in args], out, err)
     return out.getvalue(), err.getvalue(), status
+
+
+def returns_promptly(call, fifo, seconds: float = 5.0):
+    """*call()*'s value; fails if it does not return within *seconds*, after opening *fifo*
+    for writing so that a call stuck opening it for reading is released."""
+    box: dict = {}
+
+    def run() -> None:
+        try:
+            box["value"] = call()
+        except BaseException as error:  # re-raised in the test's thread
+            box["error"] = error
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+        worker.join(seconds)
+        pytest.fail(f"the call waited on the FIFO {fifo}")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]

@@ -13,7 +13,6 @@ import json
 import os
 import stat
 import sys
-import threading
 
 import pytest
 
@@ -21,6 +20,7 @@ from shellfree.engine import write_guards
 from shellfree.engine.atomic_write import AtomicWriteError, atomic_write, sha256_of_file
 from shellfree.engine.regular_file import NotRegularFile, open_regular
 from shellfree.engine.write_pipeline import probe_existing
+from tests.conftest import returns_promptly
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
 
@@ -34,32 +34,6 @@ V4A_ON_TARGET = {
     "delete": "*** Begin Patch\n*** Delete File: {t}\n*** End Patch",
     "move onto": "*** Begin Patch\n*** Move File: a.txt -> {t}\n*** End Patch",
 }
-
-
-def returns_promptly(call, fifo, seconds: float = 5.0):
-    """*call()*'s value; fails if it does not return within *seconds*, after opening *fifo*
-    for writing so that a call stuck opening it for reading is released."""
-    box: dict = {}
-
-    def run() -> None:
-        try:
-            box["value"] = call()
-        except BaseException as error:  # re-raised in the test's thread
-            box["error"] = error
-
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    worker.join(seconds)
-    if worker.is_alive():
-        try:
-            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-        except OSError:
-            pass
-        worker.join(seconds)
-        pytest.fail(f"the call waited on the FIFO {fifo}")
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import threading
 
 import pytest
 
-from tests.conftest import run_rg, run_shellfree
+from tests.conftest import returns_promptly, run_rg, run_shellfree
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths and symlinks")
 
@@ -340,15 +340,7 @@ class TestFlags:
         os.mkfifo(".ignore")
 
         def files_promptly(argv):
-            done: list = []
-            worker = threading.Thread(target=lambda: done.append(run_shellfree(argv)),
-                                      daemon=True)
-            worker.start()
-            worker.join(5)
-            if worker.is_alive():
-                os.close(os.open(".ignore", os.O_WRONLY | os.O_NONBLOCK))  # release it
-                pytest.fail("the walk waited on the FIFO .ignore")
-            return sorted(done[0][0].splitlines())
+            return sorted(returns_promptly(lambda: run_shellfree(argv), ".ignore")[0].splitlines())
 
         assert files_promptly(["--files"]) == [b"x", b"y.log", b"z.tmp"]  # no writer
         writer = os.open(".ignore", os.O_RDWR)  # a writer that keeps it open

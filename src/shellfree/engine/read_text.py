@@ -38,16 +38,11 @@ from shellfree.engine.read_recovery import dangling_link, similar_files, unicode
 from shellfree.engine.read_result import MAX_LINE_LENGTH, ReadResult, number_lines
 from shellfree.engine.read_stream import CHUNK_SIZE, Window, stream_bytes_window, stream_text_window
 from shellfree.engine.read_tracking import KnownCodePage, stat_key
+from shellfree.engine.regular_file import READ_FLAGS
 from shellfree.engine.text_decoding import CodePage
 
 __all__ = ["read_page"]
 
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_OPEN_FLAGS = (os.O_RDONLY | _NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
-               | getattr(os, "O_BINARY", 0))
-"""O_NONBLOCK: if the path became a FIFO after the tool layer's stat, opening it must not wait
-for a writer (the fstat after opening then refuses it). It stays set for the reads: it changes
-nothing for a file on disk, and a procfs file that would block (``/proc/kmsg``) fails instead."""
 
 
 def read_page(path: str, offset: int, limit: int, *, max_line_length: int = MAX_LINE_LENGTH,
@@ -75,7 +70,8 @@ def read_page(path: str, offset: int, limit: int, *, max_line_length: int = MAX_
         return ReadResult(is_image=True, is_binary=True, file_size=info.st_size,
                           hint=messages.READ_IMAGE_REDIRECT)
     try:
-        fd = os.open(path, _OPEN_FLAGS)
+        # Non-blocking: the path may have become a FIFO since the stat above (see READ_FLAGS).
+        fd = os.open(path, READ_FLAGS)
     except OSError as error:
         return ReadResult(error=messages.READ_FAILED.format(detail=error))
     try:

@@ -3,7 +3,8 @@
 ``open()`` of a FIFO waits for a writer, forever if none comes, and a path that ``stat`` found
 regular can be a FIFO by the time it is opened. Every read the write tools make of an existing
 file (write_file's probe, patch's read and its check after writing, the V4A plan and its check
-before applying, the hash that verifies a write) opens it here: with ``O_NONBLOCK``, which
+before applying, the hash that verifies a write), and search_files' read of a matched file's
+start for its code page, opens it here: with ``O_NONBLOCK``, which
 changes nothing for a regular file, and refused after ``fstat`` unless it is one. Windows has
 no FIFO in its file namespace and no ``O_NONBLOCK``; there the flag is simply absent.
 """
@@ -14,10 +15,14 @@ import os
 import stat
 from typing import BinaryIO
 
-__all__ = ["NotRegularFile", "open_regular", "special_kind"]
+__all__ = ["READ_FLAGS", "NotRegularFile", "open_regular", "special_kind"]
 
-_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-               | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+READ_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+              | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+"""``os.open`` flags for a file that may have become a FIFO since it was checked: opening it does
+not wait for a writer (the ``fstat`` after opening then refuses it). O_NONBLOCK stays set for
+the reads: it changes nothing for a file on disk, and a procfs file that would block
+(``/proc/kmsg``) fails instead."""
 
 
 def special_kind(mode: int) -> str | None:
@@ -49,7 +54,7 @@ def open_regular(path: str) -> BinaryIO:
 
     Raises FileNotFoundError and the other errors of opening it, IsADirectoryError for a
     directory, and :class:`NotRegularFile` for anything else that is not a regular file."""
-    fd = os.open(path, _OPEN_FLAGS)
+    fd = os.open(path, READ_FLAGS)
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):

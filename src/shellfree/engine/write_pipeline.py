@@ -59,10 +59,9 @@ def probe_existing(path: str, code_page: KnownCodePage | None = None) -> Existin
             info = os.fstat(handle.fileno())
             complete = info.st_size <= FULL_PROBE_BYTES
             raw = handle.read() if complete else handle.read(PROBE_HEAD_BYTES)
-    except (FileNotFoundError, NotADirectoryError):
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError, NotRegularFile):
+        # Nothing to keep; a directory or a special file is refused by the write itself.
         return ExistingFile(None, NEW_FILE)
-    except (IsADirectoryError, NotRegularFile):
-        return ExistingFile(None, NEW_FILE)  # the write itself refuses it
     known = code_page.at(stat_key(info)) if code_page is not None else None
     return ExistingFile(raw, sniff_format(raw, known), complete)
 
