@@ -1,5 +1,5 @@
-"""FillReads, the incremental form of the searcher's model of rg's line-buffer fills, must
-find the fills _fill_of finds (which tests/search/test_rg_binary_stats.py checks against rg)
+"""FillReads, the incremental form of line_buffer's model of rg's line-buffer fills, must
+find the fills fill_of finds (which tests/search/test_rg_binary_stats.py checks against rg)
 whatever the chunks the file is handed over in."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shellfree.search import searcher
+from shellfree.search import line_buffer
 
 
 @settings(max_examples=300, deadline=None,
@@ -20,7 +20,7 @@ from shellfree.search import searcher
 )
 def test_fill_reads_end_where_fill_of_says(monkeypatch, lines, final_newline, cuts, probe):
     # 64-byte fills, so that 300-byte lines make the buffer grow (x3) as rg's does.
-    monkeypatch.setattr(searcher, "_FILL", 64)
+    monkeypatch.setattr(line_buffer, "FILL", 64)
     stream = b"\n".join(b"x" * n for n in lines) + (b"\n" if final_newline else b"")
     if not stream:
         return
@@ -28,7 +28,7 @@ def test_fill_reads_end_where_fill_of_says(monkeypatch, lines, final_newline, cu
     bounds = sorted({0, size, *(int(c * size) for c in cuts)})
     chunks = list(zip(bounds, bounds[1:]))
     offset = min(int(probe * size), size - 1)
-    fills = searcher.FillReads(size)
+    fills = line_buffer.FillReads(size)
     end = None
     for start, stop in chunks:
         fills.feed(stream[start:stop], start)
@@ -37,12 +37,12 @@ def test_fill_reads_end_where_fill_of_says(monkeypatch, lines, final_newline, cu
             if end is not None:
                 break
     assert end is not None
-    fill = searcher._fill_of(stream, offset)
+    fill = line_buffer.fill_of(stream, offset)
     # The fill's reads end at `end`: its last byte is in the same fill, the next byte starts
     # the next one, and the fill searches the lines up to the last newline it read.
-    assert searcher._fill_of(stream, end - 1) == fill
+    assert line_buffer.fill_of(stream, end - 1) == fill
     if end < size:
-        assert searcher._fill_of(stream, end).start == fill.stop
+        assert line_buffer.fill_of(stream, end).start == fill.stop
         assert fill.stop == stream.rfind(b"\n", 0, end) + 1
     else:
         assert fill.stop == size

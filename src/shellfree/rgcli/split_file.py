@@ -39,11 +39,11 @@ from shellfree._lines import end_of_lines
 from shellfree._record import replace
 from shellfree.rgcli.parallel import write_all
 from shellfree.search.decode import BOMS
+from shellfree.search.line_buffer import FillReads
 from shellfree.search.plain_literal import line_texts, print_line_texts
 from shellfree.search.searcher import (
     BINARY_NONE,
     FileResult,
-    FillReads,
     Line,
     SearchTimeout,
     expect_bytes,

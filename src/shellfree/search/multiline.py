@@ -29,8 +29,8 @@ The rules, each measured against rg 15.1:
 from __future__ import annotations
 
 from shellfree.search.decode import ByteOffsets, search_stream, to_bytes, to_text
+from shellfree.search.line_buffer import FILL
 from shellfree.search.searcher import (
-    _FILL,
     BINARY_NONE,
     BINARY_QUIT,
     FileResult,
@@ -52,7 +52,7 @@ def search_multiline(data: bytes, matcher: MatcherLike, config: SearchConfig) ->
     buf = search_stream(data)
     late_nul = False
     if config.binary != BINARY_NONE:
-        nul = buf.find(b"\0", 0, _FILL)
+        nul = buf.find(b"\0", 0, FILL)
         if nul >= 0:
             result.binary_offset = nul
             if config.binary == BINARY_QUIT:
@@ -60,7 +60,7 @@ def search_multiline(data: bytes, matcher: MatcherLike, config: SearchConfig) ->
                 return result  # rg searches nothing (bytes_searched stays 0)
             result.binary_after = 0
             result.binary_after_index = 0  # the printer stops at the first line it is handed
-        elif buf.find(b"\0", _FILL) >= 0:
+        elif buf.find(b"\0", FILL) >= 0:
             late_nul = True
             if config.binary != BINARY_QUIT:
                 result.binary_in_printed_lines = True

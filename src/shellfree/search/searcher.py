@@ -10,11 +10,15 @@ those lines; otherwise the stream is decoded once and the regex scans it, restar
 matched line. Line numbers are counted (``bytes.count``) only up to the lines that are reported.
 There is no per-line Python loop over the file, except for the rare patterns anchored to a line's
 own text (``\\A``/``\\z``), which rg itself runs line by line.
+
+Where rg's line buffer puts its fills decides binary detection and ``\\A`` for a file it reads
+in pieces; :mod:`~shellfree.search.line_buffer` models them, :mod:`~shellfree.search.stop_position`
+gives the bytes counted as searched when a search stops early, and
+:mod:`~shellfree.search.inverted_replay` replays ``-v -m N -A M``, whose output the fills decide.
 """
 
 from __future__ import annotations
 
-import bisect
 import sys
 from typing import Callable, Iterator, Protocol
 
@@ -28,7 +32,18 @@ from shellfree.search.decode import (
     to_bytes,
     to_text,
 )
+from shellfree.search.line_buffer import (
+    FILL,
+    STREAMED,
+    Reads,
+    buffer_starts,
+    fill_of,
+    fill_starts,
+    handed_over,
+    handed_over_from,
+)
 from shellfree.search.literal_find import LiteralFinder, jumps_pay, rarest_byte
+from shellfree.search.stop_position import after_context_cut, stop_position
 
 __all__ = [
     "BINARY_QUIT",
@@ -46,9 +61,6 @@ __all__ = [
 BINARY_QUIT = "quit"  # walked files: stop at the fill that holds a NUL
 BINARY_CONVERT = "convert"  # explicit files: NUL → "\n", printer stops at a later match
 BINARY_NONE = "none"  # -a/--text
-
-# rg's line buffer reads 64 KiB at a time; binary detection is decided per fill.
-_FILL = 64 * 1024
 
 
 class SearchTimeout(Exception):
@@ -171,217 +183,6 @@ class FileResult:
                 if at >= 0:
                     return index, line.offset + at
         return None
-
-
-# rg's decoder first reads just enough bytes to sniff a BOM; its line buffer then reads what
-# its free space allows.
-_BOM_SNIFF = 3
-
-
-def _preceding(stream: bytes, floor: int, end: int, lines: int) -> int:
-    """Start of the line *lines* lines before the last line of ``stream[floor:end]`` (which
-    ends with a newline), never before *floor*."""
-    pos = end - 1
-    for _ in range(lines + 1):
-        newline = stream.rfind(b"\n", floor, pos)
-        if newline < 0:
-            return floor
-        pos = newline
-    return pos + 1
-
-
-class _Fill(Record):
-    """Where rg's line buffer stood when it read the fill holding a given byte."""
-
-    start: int  # start of the first line that fill searches
-    consumed: int  # bytes rolled out of the buffer before that fill (rg's bytes_searched)
-    stop: int  # end of the last complete line that fill searches
-
-
-class Reads(Record):
-    """How rg's reads hand a file's search stream to its line buffer (see _fill_reads).
-
-    *sniff*: the very first read is only the decoder's 3-byte look for a byte-order mark (a
-    fill of its own); a file that has one is read on in the same fill. *ends*: for a file rg
-    transcodes (UTF-16), where each read of its transcoder ends in the stream
-    (decode.read_stream); () when the reads are limited only by the buffer.
-    """
-
-    sniff: bool = True
-    ends: tuple = ()
-
-
-STREAMED = Reads()  # a file with no byte-order mark
-
-
-
-
-def _fill_reads(stream: bytes, capacity: int, pos: int, kept: int, first: bool,
-                ends: tuple[int, ...] = ()) -> tuple:
-    """The reads of one fill of rg's line buffer, which holds ``stream[kept:pos]`` in
-    *capacity* bytes: each reads what the free space allows (the very first read only the
-    decoder's 3-byte BOM sniff; from a transcoded file no more than its transcoder's read
-    hands over, up to the next of *ends*: see Reads), a full buffer grows to three times its
-    size, and the fill reads on until its new bytes hold a newline or the stream ends. Returns
-    (capacity, where the reads ended, the last newline they read or -1)."""
-    size = len(stream)
-    while True:
-        free = capacity - (pos - kept)
-        if free <= 0:
-            capacity *= 3
-            continue
-        read_end = min(size, pos + (min(_BOM_SNIFF, free) if first else free))
-        if ends:
-            read_end = min(read_end, ends[bisect.bisect_right(ends, pos)])
-        first = False
-        newline = stream.rfind(b"\n", pos, read_end)
-        pos = read_end
-        if newline >= 0 or pos >= size:
-            return capacity, pos, newline
-
-
-def _fill_of(
-    stream: bytes,
-    offset: int,
-    context: int | None = None,
-    visited: tuple[tuple[int, int], ...] = (),
-    reads: Reads = STREAMED,
-) -> _Fill:
-    """The fill of rg's line buffer that contains byte *offset* (*reads*: see Reads).
-
-    rg decides binary-ness per fill: the fill that holds the first NUL is not searched at all,
-    everything before it is (rg-semantics §2.1). A fill reads until its new bytes hold a
-    newline; the very first read is only the decoder's 3-byte BOM sniff, so a file whose first
-    line is at most 3 bytes has that line searched on its own, and the next fill reads what the
-    buffer's free space allows (64 KiB at first). A full buffer grows by twice its size, to
-    three times it: with a 70000-byte first line a NUL at offset 150000 is in the first fill.
-    Measured against rg 15.1 with NULs in the first fill, in the second, and after short and
-    long first lines.
-
-    Before each fill rg rolls searched bytes out of the buffer. With context options on
-    (*context* is then the before-context) it keeps the last ``context + 1`` searched lines, but
-    not lines up to the end of the last line it handed to the printer (*visited*: (hand-over
-    position, end) of the reported lines, ascending): measured with NULs after one- and
-    two-line first fills and -A/-B/-C, and after long printed lines. The kept bytes take
-    buffer space and, when the search quits at binary data, were never counted as searched.
-    """
-    size = len(stream)
-    capacity = _FILL
-    pos = 0  # next byte to read
-    kept = 0  # start of the bytes the buffer still holds
-    line_start = 0  # start of the first line the next fill will search
-    first = reads.sniff
-    seen = 0  # visited[:seen] were handed over before line_start
-    visited_end = 0
-    while pos < size:
-        fill_start = line_start
-        capacity, pos, newline = _fill_reads(stream, capacity, pos, kept, first, reads.ends)
-        first = False
-        holds_offset = offset < pos  # the fills before this one ended at or before it
-        if newline >= 0:
-            line_start = newline + 1
-        if holds_offset:
-            return _Fill(fill_start, kept, line_start if pos < size else size)
-        if newline < 0:
-            break
-        kept, seen, visited_end = _roll(stream, kept, line_start, context, visited, seen,
-                                        visited_end)
-    return _Fill(size, size, size)
-
-
-def _roll(stream: bytes, kept: int, line_start: int, context: int | None,
-          visited: tuple[tuple[int, int], ...], seen: int, visited_end: int) -> tuple[int, int, int]:
-    """The roll before the fill whose search starts at *line_start*: (where the buffer then
-    starts, and the updated *seen* and *visited_end* of :func:`_fill_of`'s walk over
-    *visited*)."""
-    if context is None:
-        return line_start, seen, visited_end
-    kept = max(kept, _preceding(stream, kept, line_start, context))
-    while seen < len(visited) and visited[seen][0] < line_start:
-        visited_end = max(visited_end, visited[seen][1])
-        seen += 1
-    return max(kept, visited_end), seen, visited_end
-
-
-class FillReads:
-    """Where the reads of rg's line-buffer fills end, for a file of *size* bytes handed over
-    in consecutive chunks (:meth:`feed`), with no context options: the incremental form of
-    :func:`_fill_of`, for a file searched in pieces that is never in memory whole.
-
-    rg checks everything a fill read for a NUL before it searches the fill's lines, so a
-    match is only reported if no NUL lies before the end of the reads of the fill that
-    searched its line (:meth:`end_of_fill`).
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._capacity = _FILL
-        self._pos = 0  # next byte to read
-        self._kept = 0  # start of the bytes the buffer still holds
-        self._first = True
-        self._fill_start = 0  # first byte read by the fill in progress
-        self._fills: list[tuple[int, int]] = []  # (first byte read, end of reads) per fill
-        # The chunk being fed, and the last newline in the bytes fed before it and not yet
-        # read (-1: none). No bytes are kept past a feed: a piece kept alive, or a copy of
-        # its end allocated after it, keeps the next piece out of its memory (page faults:
-        # 10,000 more over the 200 MB file).
-        self._chunk = b""
-        self._chunk_start = 0
-        self._pending_newline = -1
-
-    def feed(self, data: bytes, start: int) -> None:
-        """Hand over ``file[start:start + len(data)]``, which starts where the last chunk
-        ended."""
-        assert start == self._chunk_start + len(self._chunk)
-        self._chunk, self._chunk_start = data, start
-        # Only fills ending in this chunk or later can hold a byte asked about from now on.
-        self._fills = [fill for fill in self._fills if fill[1] > start]
-        self._advance()
-        last = data.rfind(b"\n", max(self._pos - start, 0))
-        if last >= 0:
-            self._pending_newline = start + last
-        elif self._pos >= start or self._pending_newline < self._pos:
-            self._pending_newline = -1
-        self._chunk, self._chunk_start = b"", start + len(data)
-
-    def end_of_fill(self, offset: int) -> int | None:
-        """The end of the reads of the fill that read byte *offset* (at or after the start
-        of the last chunk fed); None until the chunks fed reach it."""
-        for first, end in self._fills:
-            if first <= offset < end:
-                return end
-        return None
-
-    def _newline_before(self, low: int, high: int) -> int:
-        """The offset of the last newline in file bytes [low, high) (all fed), or -1."""
-        chunk, start = self._chunk, self._chunk_start
-        found = chunk.rfind(b"\n", max(low - start, 0), high - start)
-        if found >= 0:
-            return start + found
-        if low < start and self._pending_newline >= low:
-            return self._pending_newline
-        return -1
-
-    def _advance(self) -> None:
-        size = self.size
-        available = self._chunk_start + len(self._chunk)
-        while self._pos < size:
-            free = self._capacity - (self._pos - self._kept)
-            if free <= 0:
-                self._capacity *= 3
-                continue
-            read_end = min(size, self._pos + (min(_BOM_SNIFF, free) if self._first else free))
-            if read_end > available:
-                return  # the next read needs bytes not fed yet
-            newline = self._newline_before(self._pos, read_end)
-            self._first = False
-            self._pos = read_end
-            if newline < 0 and read_end < size:
-                continue  # the fill reads on until its new bytes hold a newline
-            self._fills.append((self._fill_start, read_end))
-            self._fill_start = read_end
-            if newline >= 0:
-                self._kept = newline + 1  # the roll: searched lines leave the buffer
 
 
 # On a line of at most _SHORT_LINE characters a pattern the translator judged safe
@@ -657,7 +458,7 @@ class _Lines:
         # A candidate line longer than this (terminator included) is not confirmed (see
         # literal_line_spans); rg's --max-columns 0 is no limit.
         self.longest = longest or end + 1
-        # Offsets where rg's line buffer starts (see _buffer_starts), where the printer
+        # Offsets where rg's line buffer starts (see buffer_starts), where the printer
         # re-finding a line's matches sees nothing before the line: for \A patterns, and under
         # context options for any (a word assertion at stray continuation bytes); empty
         # otherwise.
@@ -720,9 +521,9 @@ class _Lines:
         find it; memory-mapped it does). Measured against rg 15.1 on small walked files and
         with --mmap/--no-mmap. These are the starts without context options; with them the
         rolls keep lines, which moves the starts, and search_bytes searches again with those
-        of :func:`_fill_starts`."""
+        of :func:`fill_starts`."""
         if self._haystack_starts is None:
-            self._haystack_starts = _buffer_starts(self.buf, self.reads)
+            self._haystack_starts = buffer_starts(self.buf, self.reads)
         self.haystack_starts_used = True
         return self._haystack_starts
 
@@ -1059,7 +860,7 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
             # (see FileResult.binary_in_printed_lines).
             quit = config.binary == BINARY_QUIT
             result.binary_quit = quit
-            if nul >= _FILL:
+            if nul >= FILL:
                 result.binary_offset = None
                 result.binary_in_printed_lines = True
             elif quit:
@@ -1068,10 +869,10 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
                 result.binary_after = 0
         elif config.binary == BINARY_QUIT:
             result.binary_quit = True
-            fill = _fill_of(stream, nul, context, reads=reads)
+            fill = fill_of(stream, nul, context, reads=reads)
             end = fill.start
         else:
-            result.binary_after = _fill_of(stream, nul, context, reads=reads).start
+            result.binary_after = fill_of(stream, nul, context, reads=reads).start
             stream = stream.replace(b"\0", b"\n")  # rg's "convert" mode
     result.bytes_searched = end if fill is None else fill.consumed
     if config.mmap and result.binary_offset is not None:
@@ -1081,16 +882,18 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         return result
     if (config.invert and config.max_count is not None and config.after_context
             and (nul < 0 or not config.mmap)):
+        from shellfree.search.inverted_replay import replay_converted, replay_inverted
+
         if nul >= 0 and config.binary != BINARY_QUIT:
-            return _replay_converted(stream, nul, matcher, config, result, reads, context)
-        return _replay_inverted(stream, nul, matcher, config, result, reads)
+            return replay_converted(stream, nul, matcher, config, result, reads, context)
+        return replay_inverted(stream, nul, matcher, config, result, reads)
     if context is not None and lines.haystack_starts_used:
         # A line starting a fill decided a result, and the fills' starts depend on the lines
-        # the rolls keep, the printed ones among them (see _fill_of), so search again until
+        # the rolls keep, the printed ones among them (see fill_of), so search again until
         # the two agree, as for a NUL below. Measured on files of 12,000 lines, half of them
         # starting with a stray continuation byte, under -A1 to -A4 and -B0 to -B3.
         for _ in range(4):
-            starts = _fill_starts(stream, reads, context, _visited(result.lines, config))
+            starts = fill_starts(stream, reads, context, handed_over(result.lines, config))
             if starts == lines.haystack_starts():
                 break
             lines = _search(stream, end, matcher, config, result, reads, starts)
@@ -1100,7 +903,7 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         # more room for the next fill: where the NUL's fill starts depends on what was printed
         # before it, so search again until the two agree.
         for _ in range(4):
-            refill = _fill_of(stream, nul, context, _visited(result.lines, config), reads)
+            refill = fill_of(stream, nul, context, handed_over(result.lines, config), reads)
             if fill is None or refill.start == end:
                 break
             end = refill.start
@@ -1117,7 +920,7 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         # continuation bytes cannot look back, when the printer re-finds a line's matches)
         # depends on what was printed; printing depends only on which lines match: one
         # search more.
-        starts = _buffer_starts(stream, reads, context, _visited(result.lines, config))
+        starts = buffer_starts(stream, reads, context, handed_over(result.lines, config))
         if any(line is not None and line.kind == "match" and line.offset in starts
                and line.offset > 0 for line in result.lines):
             lines = _search(stream, end, matcher, config, result, reads,
@@ -1125,7 +928,7 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
             assert lines is not None
     stopped = _stopped_early(config, result)
     if stopped:
-        result.bytes_searched = _stop_position(lines, config, result, config.mmap)
+        result.bytes_searched = stop_position(lines, config, result, config.mmap)
     if config.mmap and result.binary_offset is not None:
         # rg reports a whole-buffer binary file as searched up to its first NUL at most.
         result.bytes_searched = min(result.bytes_searched, result.binary_offset)
@@ -1134,7 +937,7 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         # holding the NUL, it never saw binary data (no warning, no notice).
         threshold = result.binary_after if result.binary_after is not None else end
         last = max((line.offset for line in result.lines if line is not None), default=-1)
-        if result.binary_quit and _after_context_cut(config, result):
+        if result.binary_quit and after_context_cut(config, result):
             last = end  # rg read on for the missing after-context lines: into the NUL's fill
         elif (lines.text_anchors and not config.stop_at_first and not config.mmap
               and config.max_count is not None and result.matched_lines >= config.max_count):
@@ -1143,14 +946,14 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
             # -e 'a\zb' over "  \nx\0\n": the NUL after the 3-byte first fill is seen).
             shown = [line for line in result.lines if line is not None][-1]
             line_end = shown.offset + len(shown.text)
-            if line_end == _fill_of(stream, line_end - 1, context, reads=reads).stop:
+            if line_end == fill_of(stream, line_end - 1, context, reads=reads).stop:
                 last = line_end
         if last < threshold and not (config.mmap and result.binary_after == 0):
             result.binary_offset = None
             result.binary_after = None
             result.binary_quit = False
     if result.binary_after is not None:
-        result.binary_after_index = _handed_over_from(result.lines, config, result.binary_after)
+        result.binary_after_index = handed_over_from(result.lines, config, result.binary_after)
     return result
 
 
@@ -1164,11 +967,11 @@ def _stray_match_line(stream: bytes, lines: list) -> bool:
 def _search(
     stream: bytes, end: int, matcher: MatcherLike, config: SearchConfig, result: FileResult,
     reads: Reads = STREAMED, haystack_starts: frozenset[int] | None = None,
-    buffer_starts: frozenset[int] | None = None,
+    rolled_starts: frozenset[int] | None = None,
 ) -> _Lines | None:
     """Search ``stream[:end]`` into *result* (its lines and counts start afresh); None when
-    nothing can match. *reads*: see Reads; *buffer_starts*: under context options,
-    where rg's line buffer starts (see _buffer_starts), which the lines printed decide."""
+    nothing can match. *reads*: see Reads; *rolled_starts*: under context options, where rg's
+    line buffer starts (see line_buffer.buffer_starts), which the lines printed decide."""
     result.lines = []
     result.matched_lines = result.matches = 0
     if matcher.matches_nothing and not config.invert:
@@ -1196,496 +999,12 @@ def _search(
     lines._haystack_starts = haystack_starts
     if config.submatches and not config.mmap:
         if config.before_context or config.after_context:
-            if buffer_starts is not None:  # what the rolls left, given by search_bytes
-                lines.buffer_starts = buffer_starts
+            if rolled_starts is not None:  # what the rolls left, given by search_bytes
+                lines.buffer_starts = rolled_starts
         elif lines.text_anchors:
-            lines.buffer_starts = _buffer_starts(stream, reads)
+            lines.buffer_starts = buffer_starts(stream, reads)
     _search_lines(lines, config, result)
     return lines
-
-
-def _buffer_starts(stream: bytes, reads: Reads = STREAMED, context: int | None = None,
-                   visited: tuple[tuple[int, int], ...] = ()) -> frozenset[int]:
-    """The offsets at which rg's line buffer starts, for a file read in fills (not
-    memory-mapped): 0, and after each fill where its roll leaves the buffer's front (the
-    fills of :func:`_fill_of`; *context*, *visited* as there). rg's printer re-finds a matching
-    line's matches in that buffer, so ``\\A`` holds on a line there. Without context options
-    the roll keeps nothing: walked, ``rg --column '\\Alin'`` gives ``a\\nlin\\n``'s second line a
-    column (the first read is 3 bytes), and a line across 64 KiB too. With them it keeps the
-    last ``context + 1`` lines unless they were printed: walked, ``rg -A1 --json '\\A  '``
-    reports the match of the unterminated last line of ``x\\n  \\n  `` (after the printed line
-    2) and of ``  \\n  `` (after the printed line 1), not of line 2 of ``x\\n  \\n  \\n``."""
-    return frozenset(kept for _, kept in _fills(stream, reads, context, visited))
-
-
-def _fill_starts(stream: bytes, reads: Reads = STREAMED, context: int | None = None,
-                 visited: tuple[tuple[int, int], ...] = ()) -> frozenset[int]:
-    """Where each fill's search begins: 0, and after each fill the start of the line it left
-    incomplete. Without context options that is also where the buffer starts
-    (:func:`_buffer_starts`); with them (*context*, *visited*: as for :func:`_fill_of`) the
-    roll keeps lines before it, which take buffer space and so move the later fills."""
-    return frozenset(start for start, _ in _fills(stream, reads, context, visited))
-
-
-def _fills(stream: bytes, reads: Reads, context: int | None,
-           visited: tuple[tuple[int, int], ...]) -> Iterator[tuple[int, int]]:
-    """(where the fill's search begins, where its buffer starts) for each fill of rg's line
-    buffer: (0, 0), then after each fill's roll (see :func:`_fill_of`)."""
-    yield 0, 0
-    size = len(stream)
-    capacity = _FILL
-    pos = kept = 0
-    first = reads.sniff
-    seen = visited_end = 0
-    while pos < size:
-        capacity, pos, newline = _fill_reads(stream, capacity, pos, kept, first, reads.ends)
-        first = False
-        if newline < 0:
-            break
-        line_start = newline + 1
-        kept, seen, visited_end = _roll(stream, kept, line_start, context, visited, seen,
-                                        visited_end)
-        yield line_start, kept
-
-
-def _handover_positions(lines: list, config: SearchConfig) -> list[int | None]:
-    """Per reported line, how far rg had read when it handed the line to the printer.
-
-    rg hands a match and its before-context over when it finds the match, and an
-    after-context line when it reaches it; so a before-context line read in an earlier fill
-    still comes after the fill of its match (measured: ``printf '\\nxa\\0'`` streamed, ``rg
-    -B1 a`` prints nothing). ``None`` stands for a break.
-    """
-    after = config.after_context
-    positions: list[int | None] = []
-    since_match = None  # context lines since the last match, within one group
-    next_match = None
-    for index, line in enumerate(lines):
-        if line is None:
-            since_match = None
-            positions.append(None)
-            continue
-        if line.kind == "match":
-            since_match = 0
-            at = line.offset
-        elif since_match is not None and since_match < after:
-            since_match += 1
-            at = line.offset
-        else:
-            since_match = None
-            if next_match is None or next_match < index:
-                next_match = next(
-                    (i for i in range(index, len(lines))
-                     if lines[i] is not None and lines[i].kind == "match"),
-                    len(lines),
-                )
-            at = lines[next_match].offset if next_match < len(lines) else line.offset
-        positions.append(at)
-    return positions
-
-
-def _visited(lines: list, config: SearchConfig) -> tuple[tuple[int, int], ...]:
-    """(hand-over position, end) of each reported line, by hand-over position."""
-    positions = _handover_positions(lines, config)
-    return tuple(sorted(
-        (at, line.offset + len(line.text))
-        for at, line in zip(positions, lines) if line is not None
-    ))
-
-
-def _handed_over_from(lines: list, config: SearchConfig, position: int) -> int:
-    """Index of the first of *lines* that rg hands to the printer once it has read past
-    *position* (see _handover_positions)."""
-    for index, at in enumerate(_handover_positions(lines, config)):
-        if at is not None and at >= position:
-            return index
-    return len(lines)
-
-
-def _after_context_cut(config: SearchConfig, result: FileResult) -> bool:
-    """Whether the after-context of the match -m stopped at has fewer lines than asked for
-    (in quit mode only the end of the searched fills can cut it)."""
-    if not config.after_context or config.max_count is None:
-        return False
-    index = _last_counted(config, result)
-    return index is not None and len(result.lines) - index - 1 < config.after_context
-
-
-def _last_counted(config: SearchConfig, result: FileResult) -> int | None:
-    """The index in ``result.lines`` of the match line -m stopped at (its max_count-th)."""
-    seen = 0
-    for index, line in enumerate(result.lines):
-        if line is not None and line.kind == "match":
-            seen += 1
-            if seen == config.max_count:
-                return index
-    return None
-
-
-def _after_context_stop(lines: _Lines, config: SearchConfig, result: FileResult,
-                        stop: int) -> int:
-    """Where -m N -A M left rg's search position on a streamed file (*stop*: the end of the
-    last match line printed, the answer when the fill that found the Nth match also held its
-    after-context).
-
-    Otherwise rg rolls that fill out of its buffer and reads on until the after-context is
-    complete, and counts what it rolled out before the fill that completed it; the end of
-    the file when none did. The unterminated last line of a file is a fill of its own (the
-    read that reaches the end does not know it did). Measured against rg 15.1 with -m1 and
-    -A1..3 on files whose match is one, two or three lines from their end, terminated or
-    not, and across a 64 KiB fill.
-    """
-    buf, end = lines.buf, lines.end
-    index = _last_counted(config, result)
-    if index is None:
-        return stop
-    if len(result.lines) - index - 1 < config.after_context:
-        return end  # the file ended first: rg read it to its end
-    line = result.lines[index]
-    context = result.lines[index + config.after_context]
-    if context is None:
-        return stop
-    last_byte = context.offset + len(context.text) - 1
-    tail = buf.rfind(b"\n", 0, end) + 1  # where an unterminated last line starts
-    if tail < end and last_byte >= tail:
-        # In the last line's own fill: everything before it was rolled out.
-        return stop if line.offset >= tail else max(stop, tail)
-    # The fills with context options on: the buffer keeps lines across them.
-    visited = _visited(result.lines, config)
-
-    def fill(offset: int) -> _Fill:
-        return _fill_of(buf, offset, config.before_context, visited, lines.reads)
-
-    # The fill that searched the match: the one that read its line's last byte.
-    if last_byte < fill(line.offset + len(line.text) - 1).stop:
-        return stop
-    # Matching lines of the after-context move the position on too.
-    return max(stop, fill(last_byte).consumed)
-
-
-def _whole_after_context_stop(lines: _Lines, config: SearchConfig, result: FileResult) -> int:
-    """Where -m N -A M left rg's search position in a file searched as one buffer
-    (memory-mapped). After the Nth selected line rg walks the after-context lines, moving
-    the position to the end of each selected line among them (a match; under -v a line the
-    regex does not match), and to the end of the buffer when the file ends before M of them.
-    With none selected the position is where the Nth left it: its end, or under -v the end
-    of the line the regex matches that ended the run of selected lines holding it (the end
-    of the buffer when there is none). Checked against rg 15.1 on 300 generated files (-m
-    1-3, -A 1-3, some with -B1, with and without -v)."""
-    end = lines.end
-    index = _last_counted(config, result)
-    if index is None:
-        # -q stopped at the first match, before -m's limit: nothing after it was walked.
-        last = [line for line in result.lines if line is not None and line.kind == "match"][-1]
-        return last.offset + len(last.text)
-    after = [line for line in result.lines[index + 1 :] if line is not None]
-    if len(after) < config.after_context:
-        return end
-    selected = [line for line in after if line.kind == "match"]
-    last = selected[-1] if selected else result.lines[index]
-    pos = last.offset + len(last.text)
-    if selected or not config.invert:
-        return pos
-    return _after_next_match(lines, pos, end)
-
-
-def _after_next_match(lines: _Lines, pos: int, stop: int) -> int:
-    """Where the first line at or after *pos* that the regex matches ends (with its
-    terminator), not past *stop*; *stop* when there is none before it: how far rg's search
-    for the next matching line had gone under -v."""
-    buf = lines.buf
-    while pos < stop:
-        newline = buf.find(b"\n", pos, stop)
-        line_end = stop if newline < 0 else newline
-        if lines.line_matches(pos, line_end):
-            return min(line_end + 1, stop)
-        pos = line_end + 1
-    return stop
-
-
-def _stop_position(lines: _Lines, config: SearchConfig, result: FileResult, whole: bool) -> int:
-    """Where rg's search position stood when -m, -l or -q stopped it: its statistics count the
-    bytes up to there.
-
-    Without -v that is the end of the last match line printed (after-context matches
-    included), unless after-context lines lay past the match's fill
-    (:func:`_after_context_stop`). Under -v rg looks for the next line the regex matches
-    before it hands the selected lines before it over, so the position is that line's end, or
-    the end of the buffer when there is none in it: of the whole file when it is
-    memory-mapped (*whole*), of the fill holding the last selected line otherwise (measured
-    with -v -m1 on walked, streamed and mapped files); with \\A or \\z in the pattern rg
-    searches line by line, and the position is the end of the last selected line.
-    """
-    matches = [l for l in result.lines if l is not None and l.kind == "match"]
-    last = matches[-1]
-    if not config.invert:
-        stop = last.offset + len(last.text)
-        if lines.text_anchors and config.after_context:
-            # \A or \z: rg searches line by line, and the after-context lines it walked
-            # count (`rg --json -m1 -A2 '\Aline'` on "line 1\nfoo\nbar\n": 15 bytes).
-            printed = [line for line in result.lines if line is not None][-1]
-            return printed.offset + len(printed.text)
-        if config.after_context and config.max_count is not None:
-            if whole:
-                return _whole_after_context_stop(lines, config, result)
-            return _after_context_stop(lines, config, result, stop)
-        return stop
-    buf, end = lines.buf, lines.end
-    pos = last.offset + len(last.text)
-    if lines.text_anchors:
-        return pos  # \A or \z: rg searches line by line and stops after the last one selected
-    if whole and config.after_context and config.max_count is not None:
-        return _whole_after_context_stop(lines, config, result)
-    if whole:
-        stop = end
-    else:
-        # The fill that searched the last selected line: the one that read its last byte.
-        stop = _fill_of(buf, pos - 1, reads=lines.reads).stop
-        if stop == len(buf) and not buf.endswith(b"\n") and not config.after_context:
-            # The read that reached the end of the file does not know it did: its searcher
-            # gets the complete lines, and the unterminated last one waits for the read that
-            # returns nothing, which a stop before it never makes (-v -m1 on walked
-            # "abc\ndef": 4 bytes searched). Pending after-context lines read on: that case
-            # is one of the known differences (README).
-            complete = buf.rfind(b"\n", 0, stop) + 1
-            if complete >= pos:
-                stop = complete
-    return _after_next_match(lines, pos, stop)
-
-
-class _InvertedReplay:
-    """-v -m N -A M: the lines rg prints and where its search position stood, found by
-    running rg's line search fill by fill on a file read in fills (walked or streamed), over
-    the one buffer of a memory-mapped one (ripgrep's searcher core,
-    `crates/searcher/src/searcher/core.rs`).
-
-    A replay because the fills decide the output. Once rg has counted N selected lines it
-    stops looking for lines the regex matches, so the rest of the fill it is in reads as one
-    run of selected lines; and a sink of a selected line sets the after-context afresh. A
-    limit reached at the end of a fill therefore prints the next fill's first line as
-    selected, whatever it holds, and M lines after it: walked, `rg -v -m1 -A1 x` over
-    "a\nx\na\nx\na\n" prints lines 1 to 3 as selected (the first read is 3 bytes, so the
-    first fill holds line 1 only). A pattern with \\A or \\z is searched line by line, where
-    past the limit no line matches at all: under -v every later line is selected, and rg
-    prints the rest of the file. Checked against rg 15.1 on 1,700 generated files in six
-    output formats, some over several 64 KiB fills or with a NUL, with -B 0-2. Offsets are
-    absolute; a line is (start, end after its terminator)."""
-
-    def __init__(self, lines: _Lines, config: SearchConfig) -> None:
-        self.lines = lines
-        self.data = lines.buf  # the whole stream: reads model the file's size
-        # A walked file quits at the fill whose reads hold a NUL, unsearched.
-        self.quit_at_nul = config.binary == BINARY_QUIT
-        self.binary: int | None = None  # the NUL that fill read
-        self.whole = config.mmap  # one buffer, the whole file
-        self.buffer_starts = {0}  # where each fill's buffer starts (see _Lines.line_spans)
-        # A pattern with \A or \z is searched line by line (rg's slow line search).
-        self.slow = lines.text_anchors
-        self.limit = config.max_count
-        self.after = config.after_context
-        self.before = config.before_context
-        self.count = 0  # selected lines sunk
-        self.pos = 0  # rg's search position
-        self.visited = 0  # end of the last line handed to the printer
-        self.after_left = 0
-        self.sunk = False
-        self.events: list[tuple[str, int, int] | None] = []  # (kind, start, end) or a break
-        self._matching = lines.matching_lines()  # lines the regex matches, in order
-        # The next of them, (start, end after the terminator); (-1, -1): none looked up yet.
-        self._next_matching: tuple[int, int] | None = (-1, -1)
-
-    def run(self) -> int:
-        """Replay the search; returns the bytes rg counts as searched."""
-        data, size = self.data, len(self.data)
-        if self.whole:
-            self._search(size)
-            return self.pos
-        capacity, read, kept, first = _FILL, 0, 0, self.lines.reads.sniff
-        start = end = 0  # the fill's buffer
-        while True:
-            if end > start:
-                # The roll: the last `before + 1` lines and what the printer was handed stay.
-                kept = max(_preceding(data, start, end, self.before), self.visited)
-                self.visited = max(self.visited, kept)
-            if read >= size:
-                if end < size:  # an unterminated last line, handed over by the read of nothing
-                    start, end = kept, size
-                    self.buffer_starts.add(start)
-                    if not self._search(end):
-                        return self.pos
-                    continue
-                return size
-            before_reads = read
-            capacity, read, newline = _fill_reads(data, capacity, read, kept, first,
-                                                  self.lines.reads.ends)
-            first = False
-            if self.quit_at_nul:
-                nul = data.find(b"\0", before_reads, read)
-                if nul >= 0:
-                    self.binary = nul
-                    return kept  # rolled out before this fill: all rg counts as searched
-            start, end = kept, (newline + 1 if newline >= 0 else size)
-            self.buffer_starts.add(start)
-            if not self._search(end):
-                return self.pos
-
-    def _lines(self, start: int, stop: int) -> Iterator[tuple[int, int]]:
-        data = self.data
-        while start < stop:
-            newline = data.find(b"\n", start, stop)
-            end = stop if newline < 0 else newline + 1
-            yield start, end
-            start = end
-
-    def _exceeded(self) -> bool:
-        return self.count >= self.limit
-
-    def _next_match(self, stop: int) -> tuple[int, int] | None:
-        """The first line the regex matches at or after the position, within the fill."""
-        if self._exceeded():
-            return None
-        found = self._next_matching
-        while found is not None and found[0] < self.pos:
-            span = next(self._matching, None)
-            found = None if span is None else (span[0], span[1] + (span[1] < self.lines.end))
-        self._next_matching = found
-        return found if found is not None and found[0] < stop else None
-
-    def _matches(self, line: tuple[int, int]) -> bool:
-        end = line[1] - (self.data[line[1] - 1 : line[1]] == b"\n")
-        return self.lines.is_match(line[0], end)
-
-    def _sink(self, kind: str, line: tuple[int, int]) -> None:
-        if kind != "after" and self.sunk and self.visited < line[0]:
-            self.events.append(None)
-        self.events.append(("match" if kind == "match" else "context", *line))
-        self.visited = line[1]
-        self.sunk = True
-        if kind == "match":
-            self.after_left = self.after
-        elif kind == "after":
-            self.after_left -= 1
-
-    def _after_context(self, upto: int) -> None:
-        if self.after_left == 0:
-            return
-        exceeded = self._exceeded()
-        for line in self._lines(self.visited, upto):
-            if exceeded and not self._matches(line):
-                left = self.after_left
-                self.pos = line[1]
-                self._sink("match", line)
-                self.after_left = left - 1
-            else:
-                self._sink("after", line)
-            if self.after_left == 0:
-                break
-
-    def _before_context(self, upto: int) -> None:
-        if self.before and self.visited < upto:
-            first = _preceding(self.data, self.visited, upto, self.before - 1)
-            for line in self._lines(first, upto):
-                self._sink("before", line)
-
-    def _search(self, end: int) -> bool:
-        """rg's line search of one fill (up to *end*); False when it stops the search."""
-        return self._search_slow(end) if self.slow else self._search_fast(end)
-
-    def _search_slow(self, end: int) -> bool:
-        # Line by line. Past the limit no line matches, so under -v every line is selected
-        # and sets the after-context afresh: rg prints the rest of the file.
-        for line in self._lines(self.pos, end):
-            if self._exceeded() and self.after_left == 0:
-                return False
-            matched = not self._exceeded() and self._matches(line)
-            self.pos = line[1]
-            if not matched:
-                self.count += 1
-                self._before_context(line[0])
-                self._sink("match", line)
-            elif self.after_left >= 1:
-                self._sink("after", line)
-        return True
-
-    def _search_fast(self, end: int) -> bool:
-        # Runs of selected lines between the lines the regex matches.
-        while self.pos < end:
-            found = self._next_match(end)
-            run_start = self.pos
-            run_end = end if found is None else found[0]
-            self.pos = end if found is None else found[1]
-            if run_start == run_end:
-                continue
-            self._after_context(run_start)
-            self._before_context(run_start)
-            stopped = False
-            for line in self._lines(run_start, run_end):
-                self.count += 1
-                self._sink("match", line)
-                if self._exceeded():
-                    stopped = True
-                    break
-            if stopped:
-                break
-        self._after_context(end)
-        if self._exceeded() and self.after_left == 0:
-            return False
-        self.pos = end
-        return True
-
-
-def _replay_converted(stream: bytes, nul: int, matcher: MatcherLike, config: SearchConfig,
-                      result: FileResult, reads: Reads, context: int | None) -> FileResult:
-    """:func:`_replay_inverted` in rg's convert mode (a file read, not mapped, with a NUL at
-    *nul*): its fills hold the NULs turned into line terminators, as *stream* does, and the
-    search goes on past them; rg notices the binary data if it read the NUL's fill."""
-    _replay_inverted(stream, -1, matcher, config, result, reads)
-    refill = _fill_of(stream, nul, context, _visited(result.lines, config), reads)
-    if result.bytes_searched <= refill.start:
-        result.binary_offset = result.binary_after = None
-    else:
-        result.binary_offset, result.binary_after = nul, refill.start
-        result.binary_after_index = _handed_over_from(result.lines, config, refill.start)
-    return result
-
-
-def _replay_inverted(stream: bytes, nul: int, matcher: MatcherLike, config: SearchConfig,
-                     result: FileResult, reads: Reads) -> FileResult:
-    """*result* as :class:`_InvertedReplay` finds it for *stream*, whose first NUL is at
-    *nul* (-1: none): its lines, counts, bytes searched and binary data seen."""
-    # The lines before the NUL's: its fill, which holds the NUL, is never searched.
-    end = len(stream) if nul < 0 else stream.rfind(b"\n", 0, nul) + 1
-    lines = _Lines(stream, end, matcher, config.timeout, config.crlf)
-    lines.reads = reads
-    lines.read_as(config)
-    replay = _InvertedReplay(lines, config)
-    result.bytes_searched = replay.run()
-    lines.buffer_starts = frozenset(replay.buffer_starts)
-    result.binary_offset = replay.binary
-    result.binary_quit = replay.binary is not None
-    result.binary_after = None
-    buf, count = lines.buf, lines.buf.count
-    line_no, counted_to = 1, 0
-    result.lines = []
-    for event in replay.events:
-        if event is None:
-            result.lines.append(None)
-            continue
-        kind, start, end = event
-        stop = end - (buf[end - 1 : end] == b"\n")
-        spans: tuple = ()
-        if config.submatches and (kind == "context" or lines.line_matches(start, stop)):
-            # A context line holds matches; so does a line the regex matches that rg took
-            # for selected, and the printer finds them.
-            spans = lines.line_spans(start, stop, alone=kind == "context")
-        elif config.submatches:
-            spans = lines.inverted_spans(start, stop)
-        line_no += count(b"\n", counted_to, start)
-        counted_to = start
-        result.lines.append(Line(kind, line_no, start, buf[start:end], spans))
-    result.matched_lines = result.matches = sum(
-        1 for line in result.lines if line is not None and line.kind == "match")
-    return result
 
 
 def _stopped_early(config: SearchConfig, result: FileResult) -> bool:
@@ -1704,7 +1023,7 @@ def _first_per_fill(hits: Iterator[tuple[int, int]], lines: _Lines) -> Iterator[
     selected line is sunk again. So -m counts one line per fill: a walked file of 10-byte
     lines with a NUL at 70,000 (the second fill) is listed by ``-v -m1 -l zzz``, not by
     ``-m2``; with the NUL at 140,000, by ``-m2`` and not ``-m3`` (rg 15.1)."""
-    starts = sorted(_fill_starts(lines.buf, lines.reads)) if lines.in_fills else [0]
+    starts = sorted(fill_starts(lines.buf, lines.reads)) if lines.in_fills else [0]
     index = 0
     taken = -1  # the fill whose first hit was taken
     for span in hits:
