@@ -6,12 +6,12 @@ from __future__ import annotations
 __all__ = ["end_of_lines"]
 
 
-def end_of_lines(data: bytes, count: int) -> int:
-    """The offset just after the *count*-th newline of *data* (``len(data)`` if it has
-    fewer)."""
+def end_of_lines(data: bytes, count: int, terminator: bytes = b"\n") -> int:
+    """The offset just after the *count*-th *terminator* (one byte) of *data* (``len(data)``
+    if it has fewer)."""
     pos = -1
     for _ in range(count):
-        pos = data.find(b"\n", pos + 1)
+        pos = data.find(terminator, pos + 1)
         if pos < 0:
             return len(data)
     return pos + 1

@@ -43,6 +43,16 @@ class TestInProcess:
         run = InProcessBackend().run(ARGV, str(tree), max_lines=1, max_bytes=30)
         assert run.stdout == b"./a.txt:1:x\n" and run.capped == "lines"
 
+    def test_caps_count_and_cut_records_of_a_path_list(self, tree):
+        # `--files --null` prints no newline at all: the caps count NUL-ended records.
+        files = ["--files", "--null", "--sort", "path", "--", "."]
+        run = InProcessBackend().run(files, str(tree), max_lines=1, record_end=b"\0")
+        assert run.stdout == b"./a.txt\0" and run.capped == "lines"
+        run = InProcessBackend().run(files, str(tree), max_bytes=12, record_end=b"\0")
+        assert run.stdout == b"./a.txt\0" and run.capped == "bytes"
+        run = InProcessBackend().run(files, str(tree), max_lines=2, record_end=b"\0")
+        assert run.stdout == b"./a.txt\0./b.txt\0" and run.capped is None
+
     def test_deadline(self, tree):
         run = InProcessBackend().run(ARGV, str(tree), timeout=-1)
         assert run.timed_out and run.status == 124
@@ -66,6 +76,10 @@ class TestRg:
         for caps in ({"max_lines": 4}, {"max_bytes": 30}, {"max_lines": 2, "max_bytes": 50}):
             assert rg.run(ARGV, str(tree), **caps) == InProcessBackend().run(ARGV, str(tree),
                                                                              **caps)
+        files = ["--files", "--null", "--sort", "path", "--", "."]
+        for caps in ({"max_lines": 1}, {"max_bytes": 12}, {"max_lines": 2}):
+            assert rg.run(files, str(tree), record_end=b"\0", **caps) == InProcessBackend().run(
+                files, str(tree), record_end=b"\0", **caps)
 
     def test_version(self, reference_rg):
         assert RgBackend(reference_rg).version() == (15, 1, 0)

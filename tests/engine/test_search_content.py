@@ -202,9 +202,9 @@ def test_pages_are_exact_and_do_not_overlap(tools, limit, offset, shown, truncat
 
 
 class TestFileNamesThatLookLikeRows:
-    """A file named ``notes:12:x.md`` (or with a newline in its name) keeps its name: content
-    and count searches read rg's output with ``--null`` (Hermes split ``path:LINE:`` at the
-    first ``:DIGITS:``, reporting ``notes`` at line 12)."""
+    """A file named ``notes:12:x.md`` (or with a newline in its name) keeps its name: every
+    search reads rg's output with ``--null`` (Hermes split ``path:LINE:`` at the first
+    ``:DIGITS:``, reporting ``notes`` at line 12, and a list of paths at each newline)."""
 
     NAMES = ["notes:12:x.md", "a-3-b.txt"] + ([] if sys.platform == "win32" else ["new\nline"])
 
@@ -227,6 +227,10 @@ class TestFileNamesThatLookLikeRows:
             f"{p}\n  1: before\n  2: needle 1:2:3\n  3: after" for p in paths)
         assert search(ft, pattern="needle", output_mode="count")["counts"] == {
             p: 1 for p in paths}
+        assert search(ft, pattern="needle", output_mode="files_only")["files"] == paths
+        assert search(ft, pattern="*", target="files")["files"] == paths
+        out = search(ft, pattern="*", target="files", limit=1, offset=1)
+        assert (out["files"], out["total_count"]) == (paths[1:2], len(paths))
         probe = search(ft, pattern="NEEDLE")
         assert probe["warning"].startswith(
             f"0 exact matches, but {len(paths)} case-insensitive match(es) in {len(paths)} "

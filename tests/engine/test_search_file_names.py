@@ -24,9 +24,9 @@ def test_pattern_normalisation(pattern, glob):
 
 def test_command():
     assert files_command("*.py", ["."], modified=False) == [
-        "--files", "--sort=path", "-g", "*.py", "--", "."]
+        "--files", "--null", "--sort=path", "-g", "*.py", "--", "."]
     assert files_command("*.py", ["a", "b"], modified=True, exclude_globs=["!x/**"]) == [
-        "--files", "--sortr=modified", "-g", "*.py", "--glob", "!x/**", "--", "a", "b"]
+        "--files", "--null", "--sortr=modified", "-g", "*.py", "--glob", "!x/**", "--", "a", "b"]
 
 
 class TestFileSearch:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from shellfree.engine.backends import RgRun
 from shellfree.engine.envelope import MAX_RESULT_CHARS, fit_to_size
 from tests.engine.conftest import search
@@ -25,6 +27,18 @@ def test_byte_cap(tools):
     assert out["total_count_is_lower_bound"] is True
 
 
+@pytest.mark.parametrize("call", [
+    {"pattern": "*.txt", "target": "files"},
+    {"pattern": "x", "output_mode": "files_only"},
+])
+def test_line_cap_counts_the_paths_of_a_list(tools, call):
+    # Lists of paths are read with --null: the cap counts paths, not newlines (there are none).
+    ft = tools({f"f{i}.txt": "x\n" for i in range(10)}, max_result_lines=3)
+    out = search(ft, limit=2, **call)
+    assert (out["files"], out["total_count"], out["limit_reason"]) == (
+        ["./f0.txt", "./f1.txt"], 3, "max_result_lines")
+
+
 def test_exactly_at_the_cap_is_not_truncated(tools):
     ft = tools({"a.txt": "x\n" * 10}, max_result_lines=10)
     out = search(ft, pattern="x", limit=10)
@@ -38,7 +52,8 @@ def test_timeout(tools):
         def version(self):
             return (15, 1, 0)
 
-        def run(self, argv, cwd, *, max_lines=None, max_bytes=None, timeout=None):
+        def run(self, argv, cwd, *, max_lines=None, max_bytes=None, timeout=None,
+                record_end=b"\n"):
             return RgRun(b"./a\x001:x\n", b"", 124, timed_out=True)  # --null
 
     ft = tools({"a": "x\n"}, backend=SlowBackend())

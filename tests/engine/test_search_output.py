@@ -115,8 +115,9 @@ class TestFailure:
 
 class TestFilesOnly:
     def test_paths_paginated_with_exact_total(self, decoder):
-        result = parse(b"./a b.txt\n./c\n./d\n", decoder, mode="files_only", limit=2)
-        assert result.files == ("./a b.txt", "./c")
+        # --null: a path ends at its NUL, a newline in it included.
+        result = parse(b"./a b.txt\x00./c\nd\x00./d\x00", decoder, mode="files_only", limit=2)
+        assert result.files == ("./a b.txt", "./c\nd")
         assert result.total_count == 3 and result.truncated
 
 
@@ -135,9 +136,9 @@ class TestCount:
 
 class TestFiles:
     def test_page_and_total(self, decoder):
-        run = RgRun(b"./a\n./b\n./c\n", b"", 0)
+        run = RgRun(b"./a\x00./b\nc\x00./c\x00", b"", 0)  # --null
         result = parse_files_output(run, limit=1, offset=1, modified=False, decoder=decoder)
-        assert (result.files, result.total_count, result.truncated) == (("./b",), 3, True)
+        assert (result.files, result.total_count, result.truncated) == (("./b\nc",), 3, True)
 
     @pytest.mark.parametrize("modified, message", [
         (False, "File search failed while running ripgrep."),

@@ -34,8 +34,9 @@ class RgRun:
     """The raw outcome of one rg command line.
 
     *capped* says why stdout was cut although more followed (rg was then stopped, as
-    ``| head -n`` stops it): ``"lines"`` (more than the requested number of lines) or
-    ``"bytes"`` (more than the requested number of bytes; only whole lines are kept).
+    ``| head -n`` stops it): ``"lines"`` (more than the requested number of lines, or records
+    when they end with a NUL) or ``"bytes"`` (more than the requested number of bytes; only
+    whole records are kept).
     *timed_out* means the deadline passed and stdout holds what was printed until then.
     """
 
@@ -52,10 +53,12 @@ class Backend(Protocol):
     name: str
 
     def run(self, argv: Sequence[str], cwd: str, *, max_lines: int | None = None,
-            max_bytes: int | None = None, timeout: float | None = None) -> RgRun:
-        """Runs ``rg ARGV`` with *cwd* as working directory; at most *max_lines* lines and
+            max_bytes: int | None = None, timeout: float | None = None,
+            record_end: bytes = b"\n") -> RgRun:
+        """Runs ``rg ARGV`` with *cwd* as working directory; at most *max_lines* records and
         *max_bytes* bytes of stdout are kept (then ``capped``), and the run stops after
-        *timeout* seconds."""
+        *timeout* seconds. A record ends with *record_end*: a newline, or a NUL for a list of
+        paths printed with ``--null`` (a file name may hold a newline)."""
         ...
 
     def version(self) -> tuple[int, ...] | None:
@@ -72,25 +75,28 @@ class _Stop(Exception):
 
 
 class _OutputCap:
-    """Collects stdout up to *max_lines* lines and *max_bytes* bytes.
+    """Collects stdout up to *max_lines* records and *max_bytes* bytes; each record ends with
+    *record_end*.
 
     The kept prefix depends only on the bytes, never on how they were chunked, so both backends
-    cut identical output at the same place: the end of the *max_lines*-th line, or the last
-    whole line within *max_bytes*, whichever comes first.
+    cut identical output at the same place: the end of the *max_lines*-th record, or the last
+    whole record within *max_bytes*, whichever comes first.
     """
 
-    def __init__(self, max_lines: int | None, max_bytes: int | None) -> None:
+    def __init__(self, max_lines: int | None, max_bytes: int | None,
+                 record_end: bytes = b"\n") -> None:
         self._chunks: list[bytes] = []
         self._lines = 0
         self._size = 0
         self._max_lines = max_lines
         self._max_bytes = max_bytes
+        self._end = record_end
         self.reason: str | None = None
 
     def add(self, data: bytes) -> bool:
         """Adds *data*; returns True (and stops collecting) once a cap is exceeded."""
         self._chunks.append(data)
-        self._lines += data.count(b"\n")
+        self._lines += data.count(self._end)
         self._size += len(data)
         over_lines = self._max_lines is not None and self._lines >= self._max_lines
         over_bytes = self._max_bytes is not None and self._size > self._max_bytes
@@ -99,11 +105,11 @@ class _OutputCap:
         joined = b"".join(self._chunks)
         cuts = []
         if over_lines:
-            line_cut = end_of_lines(joined, self._max_lines or 0)
+            line_cut = end_of_lines(joined, self._max_lines or 0, self._end)
             if line_cut < len(joined):
                 cuts.append((line_cut, "lines"))
         if over_bytes:
-            cuts.append((joined.rfind(b"\n", 0, self._max_bytes) + 1, "bytes"))
+            cuts.append((joined.rfind(self._end, 0, self._max_bytes) + 1, "bytes"))
         self._chunks = [joined]
         if not cuts:
             return False
@@ -172,11 +178,12 @@ class InProcessBackend:
         self.tree_cache = tree_cache
 
     def run(self, argv: Sequence[str], cwd: str, *, max_lines: int | None = None,
-            max_bytes: int | None = None, timeout: float | None = None) -> RgRun:
+            max_bytes: int | None = None, timeout: float | None = None,
+            record_end: bytes = b"\n") -> RgRun:
         from shellfree.rgcli.run import run  # the engine loads only when a search runs
 
         deadline = None if timeout is None else time.monotonic() + timeout
-        cap = _OutputCap(max_lines, max_bytes)
+        cap = _OutputCap(max_lines, max_bytes, record_end)
         stdout = _CappedStdout(cap, deadline)
         stderr = io.BytesIO()
         args = [os.fsencode(a) for a in argv]
@@ -227,7 +234,8 @@ class RgBackend:
         return self._version or None
 
     def run(self, argv: Sequence[str], cwd: str, *, max_lines: int | None = None,
-            max_bytes: int | None = None, timeout: float | None = None) -> RgRun:
+            max_bytes: int | None = None, timeout: float | None = None,
+            record_end: bytes = b"\n") -> RgRun:
         # stderr goes to a file so a chatty rg can never block on a full pipe while we read.
         with tempfile.TemporaryFile() as err:
             proc = subprocess.Popen(
@@ -244,7 +252,7 @@ class RgBackend:
             if timer is not None:
                 timer.start()
             try:
-                cap = _OutputCap(max_lines, max_bytes)
+                cap = _OutputCap(max_lines, max_bytes, record_end)
                 _read_capped(proc, cap)
                 status = proc.wait()
             finally:

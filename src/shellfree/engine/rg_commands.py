@@ -13,6 +13,7 @@ from typing import Sequence
 
 __all__ = [
     "MAX_COLUMNS",
+    "PATH_LIST_END",
     "SEARCH_PRUNE_DIR_NAMES",
     "content_command",
     "file_glob_for_pattern",
@@ -33,6 +34,10 @@ SEARCH_PRUNE_DIR_NAMES = tuple(sorted({
 }))
 """Directories the hidden/ignored probe never enters (Hermes ``SEARCH_PRUNE_DIR_NAMES``, §8.7),
 in sorted order as Hermes emits them."""
+
+PATH_LIST_END = b"\0"
+"""What ends each path of a list of paths (``-l``, ``--files``): the commands pass ``--null``,
+since a file name may hold a newline."""
 
 # An odd run of backslashes before "n" is the regex escape \n; an even run is a literal
 # backslash followed by "n".
@@ -55,12 +60,11 @@ def content_command(
     file_glob: str | None,
     exclude_globs: Sequence[str] = (),
 ) -> list[str]:
-    """``rg --line-number --no-heading --with-filename …`` for a content search (§5.4), with
-    ``--null`` in content and count modes: a path then ends at its NUL, not at the first
-    ``:DIGITS:`` (search_output.py)."""
-    argv = ["--line-number", "--no-heading", "--with-filename"]
-    if output_mode != "files_only":
-        argv.append("--null")
+    """``rg --line-number --no-heading --with-filename --null …`` for a content search (§5.4).
+    ``--null`` ends each path with a NUL: in content and count modes a path is then not cut at
+    the first ``:DIGITS:`` (search_output.py), and in files_only mode a newline in a name does
+    not split it (the list's records end with :data:`PATH_LIST_END`)."""
+    argv = ["--line-number", "--no-heading", "--with-filename", "--null"]
     if output_mode == "content":
         argv += ["--max-columns", str(MAX_COLUMNS), "--max-columns-preview"]
     if multiline:
@@ -125,8 +129,9 @@ def file_glob_for_pattern(pattern: str) -> str:
 def files_command(
     glob: str, roots: Sequence[str], *, modified: bool, exclude_globs: Sequence[str] = ()
 ) -> list[str]:
-    """``rg --files --sort path|--sortr=modified -g GLOB [excludes] -- ROOTS`` (§5.5)."""
-    argv = ["--files", "--sortr=modified" if modified else "--sort=path", "-g", glob]
+    """``rg --files --null --sort path|--sortr=modified -g GLOB [excludes] -- ROOTS`` (§5.5);
+    Hermes has no ``--null``, which keeps a newline in a name from splitting it in two."""
+    argv = ["--files", "--null", "--sortr=modified" if modified else "--sort=path", "-g", glob]
     for exclude in exclude_globs:
         argv += ["--glob", exclude]
     return argv + ["--", *roots]

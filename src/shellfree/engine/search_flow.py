@@ -16,6 +16,7 @@ from shellfree.engine.backends import Backend, RgRun
 from shellfree.engine.read_tracking import CodePageLookup
 from shellfree.engine.results import SearchResult
 from shellfree.engine.rg_commands import (
+    PATH_LIST_END,
     content_command,
     file_glob_for_pattern,
     files_command,
@@ -61,9 +62,10 @@ class SearchRunner:
     def __repr__(self) -> str:
         return f"SearchRunner(backend={self.backend!r}, root={self.root!r})"
 
-    def _rg(self, argv: Sequence[str], timeout: float) -> RgRun:
+    def _rg(self, argv: Sequence[str], timeout: float, record_end: bytes = b"\n") -> RgRun:
         return self.backend.run(argv, self.root, max_lines=self.limits.max_result_lines,
-                                max_bytes=self.limits.max_result_bytes, timeout=timeout)
+                                max_bytes=self.limits.max_result_bytes, timeout=timeout,
+                                record_end=record_end)
 
     def search(self, request: SearchRequest,
                known: CodePageLookup = lambda path: None) -> SearchResult:
@@ -102,8 +104,10 @@ class SearchRunner:
             multiline=multiline, file_glob=request.file_glob, exclude_globs=protected.globs,
         )
         decoder = LineDecoder(self.root, known)
+        listing = request.output_mode == "files_only"
+        run = self._rg(argv, self.limits.timeout, PATH_LIST_END if listing else b"\n")
         result = parse_search_output(
-            self._rg(argv, self.limits.timeout), output_mode=request.output_mode,
+            run, output_mode=request.output_mode,
             limit=request.limit, offset=request.offset, context=request.context, decoder=decoder,
         )
         if result.error:
@@ -134,6 +138,6 @@ class SearchRunner:
         argv = files_command(file_glob_for_pattern(request.pattern), paths, modified=modified,
                              exclude_globs=protected.globs)
         return parse_files_output(
-            self._rg(argv, self.limits.timeout), limit=request.limit, offset=request.offset,
+            self._rg(argv, self.limits.timeout, PATH_LIST_END), limit=request.limit, offset=request.offset,
             modified=modified, decoder=LineDecoder(self.root),
         )

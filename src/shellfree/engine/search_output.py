@@ -5,9 +5,9 @@ zero-match probe. Hermes reads rg's stdout and stderr merged and sorts lines int
 diagnostics by their shape; shellfree keeps the two streams apart, so stdout is the payload and
 stderr the diagnostics, and a file named like a diagnostic (or with a space in its name) is never
 mistaken for one. Hermes also splits ``path:LINE:text`` at the first ``:DIGITS:``, so a file
-named ``notes:2024:x.md`` lost its name to the line number; content and count searches here pass
-``--null`` (rg ends each printed path with a NUL), and a path is whatever precedes its NUL, a
-newline included.
+named ``notes:2024:x.md`` lost its name to the line number, and a newline in a name split it;
+every command here passes ``--null`` (rg ends each printed path with a NUL), and a path is
+whatever precedes its NUL, a newline included.
 
 Fixed defect: Hermes fetched only ``limit + offset`` lines, so ``total_count`` was capped and a
 content search without context never reported ``truncated``. Here every line is collected (up
@@ -22,6 +22,7 @@ import re
 from shellfree.engine import messages
 from shellfree.engine.backends import RgRun
 from shellfree.engine.results import SearchMatch, SearchResult
+from shellfree.engine.rg_commands import PATH_LIST_END
 from shellfree.engine.text_decoding import LineDecoder
 
 __all__ = [
@@ -57,10 +58,9 @@ _ROW_MARK = re.compile(rb"\0[0-9]+:")
 _ROW_MARK_WITH_CONTEXT = re.compile(rb"\0[0-9]+[:-]")
 
 
-def _lines(stdout: bytes) -> list[bytes]:
-    # EDGE CASE: only "\n" ends a line; a "\r" of a CRLF file stays in the content, as rg
-    # prints it.
-    return [line for line in stdout.split(b"\n") if line]
+def _paths(stdout: bytes) -> list[bytes]:
+    """The paths of a ``--null`` list (``-l``, ``--files``)."""
+    return [path for path in stdout.split(PATH_LIST_END) if path]
 
 
 def _limits(run: RgRun) -> tuple[bool, str | None]:
@@ -77,7 +77,7 @@ def _limits(run: RgRun) -> tuple[bool, str | None]:
 def search_failure(run: RgRun) -> SearchResult | None:
     """Hermes: exit status 2 with nothing printed is a failure; exit 2 with output is a partial
     error (say, one unreadable file) and counts as success."""
-    if run.status != 2 or _lines(run.stdout):
+    if run.status != 2 or run.stdout.strip():
         return None
     detail = run.stderr.decode("utf-8", "replace").strip() or messages.SEARCH_FAILED_DEFAULT
     return SearchResult(total_count=0, error=messages.SEARCH_FAILED.format(detail=detail))
@@ -93,10 +93,10 @@ def parse_search_output(
     incomplete, reason = _limits(run)
     end = offset + limit
     if output_mode == "files_only":
-        lines = _lines(run.stdout)
-        files = tuple(decoder.path(line) for line in lines[offset:end])
+        paths = _paths(run.stdout)
+        files = tuple(decoder.path(path) for path in paths[offset:end])
         return SearchResult(
-            total_count=len(lines), files=files, truncated=len(lines) > end or incomplete,
+            total_count=len(paths), files=files, truncated=len(paths) > end or incomplete,
             total_count_is_lower_bound=incomplete, limit_reason=reason,
         )
     if output_mode == "count":
@@ -182,11 +182,11 @@ def parse_files_output(
     if run.status not in (0, 1) and not incomplete:
         error = messages.MODIFIED_ORDER_FAILED if modified else messages.FILE_SEARCH_FAILED
         return SearchResult(total_count=0, error=error)
-    lines = _lines(run.stdout)
+    paths = _paths(run.stdout)
     end = offset + limit
     return SearchResult(
-        total_count=len(lines), files=tuple(decoder.path(p) for p in lines[offset:end]),
-        truncated=len(lines) > end or incomplete, total_count_is_lower_bound=incomplete,
+        total_count=len(paths), files=tuple(decoder.path(p) for p in paths[offset:end]),
+        truncated=len(paths) > end or incomplete, total_count_is_lower_bound=incomplete,
         limit_reason=reason,
     )
 
