@@ -3,6 +3,7 @@ sha256 verification, and CRLF/BOM/cp1252/UTF-16 bytes kept by write_file (§3.4 
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -173,6 +174,32 @@ class TestWriteFileFailures:
         result = write(ft, "f.txt", "x")
         assert result["error"] == "Failed to write file: [Errno 28] No space left on device"
         assert temps(root) == []
+
+    @pytest.mark.skipif(sys.platform == "win32", reason="symlinks need privileges on Windows")
+    def test_symlink_loop_is_a_write_failure(self, ft, root):
+        # The probe of the file a write replaces fails: the error is the write's, with the path.
+        os.symlink("loop2", root / "loop1")
+        os.symlink("loop1", root / "loop2")
+        for name in ("loop1", "loop1/x.txt"):
+            path = str(root / name)
+            assert write(ft, name, "x") == {
+                "error": f"Failed to write file: [Errno {errno.ELOOP}] "
+                         f"{os.strerror(errno.ELOOP)}: '{path}'", "resolved_path": path}
+        assert os.readlink(root / "loop1") == "loop2" and temps(root) == []
+
+    def test_unreadable_existing_file_is_a_write_failure(self, ft, root, monkeypatch):
+        # (root reads anything, so the permission error is raised where the probe opens it.)
+        (root / "f.txt").write_bytes(b"kept\n")
+
+        def denied(path):
+            raise PermissionError(13, "Permission denied", path)
+
+        monkeypatch.setattr("shellfree.engine.write_pipeline.open_regular", denied)
+        path = str(root / "f.txt")
+        assert write(ft, "f.txt", "x") == {
+            "error": f"Failed to write file: [Errno 13] Permission denied: '{path}'",
+            "resolved_path": path}
+        assert (root / "f.txt").read_bytes() == b"kept\n"
 
     def test_unverifiable_omits_verified(self, ft, monkeypatch):
         def unreadable(path):

@@ -91,7 +91,14 @@ def write_file(tools: FileTools, path: Any, content: Any) -> str:
                 "stale_write_blocked": True, "path": path, "resolved_path": target.resolved,
             })
         warning = first_warning(tools.root, tools.state, target)
-        existing = probe_existing(target.resolved, tools.state.known_code_page(target.resolved))
+        try:
+            existing = probe_existing(target.resolved,
+                                      tools.state.known_code_page(target.resolved))
+        except OSError as error:
+            # A file there that cannot be read (a symlink loop, no read permission): its
+            # format cannot be kept, and the write would not know what it replaces.
+            return dumps({"error": messages.WRITE_FAILED.format(output=str(error)),
+                          "resolved_path": target.resolved})
         outcome, version = _write(target, content, policy, existing, exclusive)
     result = outcome.to_dict()
     if warning is not None:
