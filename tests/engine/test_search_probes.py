@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from shellfree.engine.rg_commands import SEARCH_PRUNE_DIR_NAMES, probe_command, prune_globs
 from shellfree.engine.search_probes import PROBES, REGEX_METACHARACTERS
 from tests.engine.conftest import search
@@ -95,6 +97,15 @@ class TestNoProbe:
     def test_nothing_anywhere(self, tools):
         ft = tools({"a.txt": "x\n"})
         assert search(ft, pattern="zzz") == {"total_count": 0}
+
+    @pytest.mark.parametrize("mode", ["content", "files_only", "count"])
+    def test_not_for_a_page_past_the_results(self, tools, mode):
+        # Fixed defect: Hermes probed whenever the page was empty, so an offset past the end
+        # was told "0 exact matches, but 1 case-insensitive match(es)" for a search that had
+        # matched; the total here is exact, and the probes run only when it is 0.
+        ft = tools({"a.txt": "Return\nreturn\n"})
+        out = search(ft, pattern="return", output_mode=mode, offset=5)
+        assert "warning" not in out and out["total_count"] == 1
 
     def test_not_after_an_error(self, tools):
         ft = tools({"a.txt": "x\n"})

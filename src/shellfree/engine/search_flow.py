@@ -115,7 +115,9 @@ class SearchRunner:
         if multiline and request.output_mode != "count":
             # Hermes: count output drops the warning; content and files_only keep it.
             result = result.with_warning(messages.MULTILINE_ENABLED)
-        if probe and result.is_empty:
+        if probe and result.total_count == 0:
+            # Fixed defect: Hermes probed whenever the page was empty, an offset past the end
+            # included, and warned of "0 exact matches" for a search that matched.
             warning = zero_match_warning(
                 request.pattern, paths[0], request.file_glob,
                 lambda probe_argv: self._rg(probe_argv, self.limits.probe_timeout), decoder,
