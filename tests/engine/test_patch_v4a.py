@@ -154,6 +154,27 @@ class TestApply:
         assert (root / "a.py").read_text().startswith("def a():\n    x = 1\n")
         assert (root / "a.py").read_text().endswith("def b():\n    x = 2\n")
 
+    def test_hunk_lines_match_whole_lines(self, ft, root):
+        """Fixed defect: a hunk's lines are lines. Hermes found ``-two`` in ``twoo`` and wrote
+        ``TWOo``, and called a file with ``twoo`` and ``two`` ambiguous."""
+        (root / "a.txt").write_text("twoo\n")
+        error = run(ft, "*** Update File: a.txt\n-two\n+TWO\n")["error"]
+        assert error.startswith(
+            f"Patch validation failed (no files were modified):\n  • {root / 'a.txt'}: hunk 1 "
+            "'(no hint)' not found — Could not find a match for old_string in the file")
+        assert (root / "a.txt").read_text() == "twoo\n"
+        (root / "a.txt").write_text("twoo\n  two  \nxtwo\n")  # blanks around a line are fine
+        assert run(ft, "*** Update File: a.txt\n-two\n+TWO\n")["success"]
+        assert (root / "a.txt").read_text() == "twoo\n  TWO  \nxtwo\n"
+
+    def test_hint_window_starts_at_a_line(self, ft, root):
+        # The window [hint - 500, ...) begins inside "AAAAAAAAAAtwo": that cut is not a line start.
+        filler = "# f\n" * 124
+        (root / "a.py").write_text("A" * 10 + "two\n" + filler + "def h():\n    pass\n")
+        assert (root / "a.py").read_text().index("def h") - 500 == 10
+        assert not run(ft, "*** Update File: a.py\n@@ def h @@\n-two\n+TWO\n")["success"]
+        assert (root / "a.py").read_text().startswith("A" * 10 + "two\n")
+
     def test_crlf_and_bom_kept(self, ft, root):
         (root / "w.txt").write_bytes(b"\xef\xbb\xbfa\r\nb\r\nc\r\n")
         assert run(ft, "*** Update File: w.txt\n a\n-b\n+B\n")["success"]

@@ -68,9 +68,14 @@ def _fail(content: str, error: str, count: int = 0, strategy: str | None = None)
 
 
 def fuzzy_find_and_replace(content: str, old_string: str, new_string: str,
-                           replace_all: bool = False) -> FuzzyResult:
+                           replace_all: bool = False, *, whole_lines: bool = False) -> FuzzyResult:
     """Replaces *old_string* by *new_string* in *content* (once, or everywhere with
-    *replace_all*), trying each strategy in order."""
+    *replace_all*), trying each strategy in order.
+
+    *whole_lines* (V4A hunks, whose lines are whole lines): a match counts only where it
+    starts at a line's start and ends at a line's end, give or take the blanks there; a
+    strategy whose matches all fall inside lines does not win. Hermes let ``-two`` match the
+    ``two`` of a line ``twoo`` and wrote ``TWOo``."""
     if not old_string:
         return _fail(content, messages.FUZZY_OLD_EMPTY)
     if not old_string.strip():
@@ -79,6 +84,8 @@ def fuzzy_find_and_replace(content: str, old_string: str, new_string: str,
         return _fail(content, messages.FUZZY_IDENTICAL)
     for name, strategy in STRATEGIES:
         spans = strategy(content, old_string)
+        if whole_lines:
+            spans = [span for span in spans if _spans_whole_lines(content, span)]
         if spans:
             break
     else:
@@ -99,6 +106,16 @@ def fuzzy_find_and_replace(content: str, old_string: str, new_string: str,
     edits = tuple(Edit(s, e, _replacement(name, old_string, new_string, region))
                   for (s, e), region in zip(spans, regions))
     return FuzzyResult(apply_edits(content, edits), len(spans), name, None, edits)
+
+
+def _spans_whole_lines(content: str, span: tuple[int, int]) -> bool:
+    """Whether only blanks lie between *span* and the starts and ends of its lines."""
+    start, end = span
+    line_start = content.rfind("\n", 0, start) + 1
+    line_end = content.find("\n", end)
+    if line_end < 0:
+        line_end = len(content)
+    return not content[line_start:start].strip(" \t") and not content[end:line_end].strip(" \t\r")
 
 
 # -- guards for non-exact matches (§4.4.3) -------------------------------------------------------

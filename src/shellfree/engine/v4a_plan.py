@@ -5,6 +5,10 @@ what an earlier one did, and nothing touches the disk. The :class:`Plan` it retu
 each path, the bytes (or absence) it had and the bytes (or absence) it will have — every write
 already through the write gates — so phase 2 (:mod:`shellfree.engine.v4a_apply`) cannot fail
 for a reason that could have been known beforehand.
+
+Fixed defect: a hunk's lines match whole lines of the file (blanks around them aside). Hermes
+ran the replace-mode matcher on them as on any substring, so ``-two`` / ``+TWO`` turned a line
+``twoo`` into ``TWOo``, and a file holding ``twoo`` and ``two`` was ambiguous.
 """
 
 from __future__ import annotations
@@ -30,7 +34,8 @@ __all__ = ["Plan", "PlannedFile", "plan_v4a"]
 
 HINT_WINDOW_BEFORE = 500
 HINT_WINDOW_AFTER = 2000
-"""A hunk that does not match uniquely is retried within this window around its ``@@`` hint."""
+"""A hunk that does not match uniquely is retried within this window around its ``@@`` hint
+(widened to whole lines)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,11 +152,15 @@ class _Planner:
         """The edits one hunk makes to *view*: [] when already applied, None on error."""
         if hunk.addition_only:
             return self.addition_edits(path, hunk, view)
-        found = fuzzy_find_and_replace(view, hunk.search, hunk.replace)
+        found = fuzzy_find_and_replace(view, hunk.search, hunk.replace, whole_lines=True)
         if (found.error is not None or found.count == 0) and hunk.hint and hunk.hint in view:
             at = view.index(hunk.hint)
-            low, high = max(0, at - HINT_WINDOW_BEFORE), at + HINT_WINDOW_AFTER
-            windowed = fuzzy_find_and_replace(view[low:high], hunk.search, hunk.replace)
+            # The window grows to whole lines: its cut ends must not pass for line ends.
+            low = view.rfind("\n", 0, max(0, at - HINT_WINDOW_BEFORE)) + 1
+            high = view.find("\n", at + HINT_WINDOW_AFTER)
+            high = len(view) if high < 0 else high
+            windowed = fuzzy_find_and_replace(view[low:high], hunk.search, hunk.replace,
+                                              whole_lines=True)
             if windowed.error is None and windowed.count:
                 return [Edit(e.start + low, e.end + low, e.text) for e in windowed.edits]
         if found.error is None and found.count:
