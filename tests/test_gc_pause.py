@@ -14,9 +14,13 @@ def test_reports_a_row_per_corpus_and_cache(tmp_path, capsys):
         (tree / f"d{d}").mkdir(parents=True)
         for f in range(30):
             (tree / f"d{d}" / f"f{f}.txt").write_text(f"line {f}\n")
-    assert main(["--corpus", "tiny", "--runs", "1", "--corpora", str(tmp_path)]) == 0
-    rows = capsys.readouterr().out.splitlines()[-2:]
-    for row, cache in zip(rows, ("stat", "watched")):
+    assert main(["--corpus", "tiny", "--runs", "1", "--corpora", str(tmp_path),
+                 "--new-searches", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    tables = [lines[i + 1:i + 3] for i, line in enumerate(lines) if line.startswith("|---")]
+    assert len(tables) == 2
+    cold, new = tables
+    for row, cache in zip(cold, ("stat", "watched")):
         cells = [c.strip() for c in row.strip("|").split("|")]
         assert cells[:2] == ["tiny", cache]
         if cells[2].startswith("no watch: "):
@@ -24,6 +28,15 @@ def test_reports_a_row_per_corpus_and_cache(tmp_path, capsys):
             continue
         assert all(re.fullmatch(r"\d+ ms", c) for c in cells[2:6]), cells
         assert re.fullmatch(r"\d{1,3}(,\d{3})*", cells[6]), cells  # tracked objects
+    for row, cache in zip(new, ("stat", "watched")):
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[:2] == ["tiny", cache]
+        if cells[2].startswith("no watch: "):
+            assert cache == "watched" and watch_unavailable() is not None, cells
+            continue
+        # Collections per search of each generation, their time, the median search.
+        assert [bool(re.fullmatch(pattern, c)) for pattern, c in zip(
+            (r"\d+", r"\d+\.\d", r"\d+\.\d\d", r"\d+ ms", r"\d+ ms"), cells[2:])] == [True] * 5
 
 
 def test_missing_corpus_is_an_error(tmp_path, capsys):

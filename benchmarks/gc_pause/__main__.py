@@ -1,6 +1,7 @@
 """What a warm tree cache costs the host's cyclic garbage collector.
 
-Usage: ``python -m benchmarks.gc_pause [--corpus medium,large] [--runs 3] [--corpora DIR]``
+Usage: ``python -m benchmarks.gc_pause [--corpus medium,large] [--runs 3] [--corpora DIR]
+[--new-searches 20]``
 
 An agent process keeps one :class:`~shellfree.search.tree_cache.TreeCache` per task tree; every
 object the cache keeps that the collector tracks is visited by each full collection the host
@@ -10,7 +11,11 @@ makes, for the host's own reasons. Per corpus (``benchmarks/speed/corpora/<name>
 - a cold in-process search (``rgcli.run.run`` with a new cache, rare literal) and the time the
   collections it triggered took (``gc.callbacks``);
 - then two full ``gc.collect()`` calls, timed, and the number of tracked objects left: the
-  pause a host's full collection pays while the cache is warm.
+  pause a host's full collection pays while the cache is warm;
+- in a second table, ``--new-searches N`` new searches of the same pattern over the warm cache
+  (each search's remembered outcomes forgotten after it, as the speed harness's *new query*
+  rows do): the collections of each generation they triggered and the time those took, per
+  search, and the median search.
 
 Each corpus is measured with the default cache (``stat`` checks) and with ``TreeCache(watch=True)``
 (whose inotify watch keeps a record per directory), where a watch can be had.
@@ -64,6 +69,38 @@ print(json.dumps({"search": search, "gc_in_search": in_search, "first_collect": 
                   "second_collect": pauses[1], "tracked": len(gc.get_objects())}))
 """
 
+_NEW_SEARCHES = r"""
+import gc, io, json, statistics, sys, time
+from shellfree.rgcli.run import run
+from shellfree.search.tree_cache import TreeCache
+
+counts, spent, began = [0, 0, 0], [0.0, 0.0, 0.0], [0.0]
+def timed(phase, info):
+    if phase == "start":
+        began[0] = time.perf_counter()
+    else:
+        counts[info["generation"]] += 1
+        spent[info["generation"]] += time.perf_counter() - began[0]
+cache = TreeCache(watch=sys.argv[3] == "watched")
+if sys.argv[3] == "watched" and cache.watch_unavailable is not None:
+    print(json.dumps({"unavailable": cache.watch_unavailable}))
+    sys.exit(0)
+def search():
+    started = time.perf_counter()
+    run([b"-n", b"--", sys.argv[2].encode()], io.BytesIO(), io.BytesIO(), None,
+        cwd=sys.argv[1], cache=cache)
+    took = time.perf_counter() - started
+    cache.forget_searches()
+    return took
+for _ in range(3):
+    search()
+gc.callbacks.append(timed)
+times = [search() for _ in range(int(sys.argv[4]))]
+n = len(times)
+print(json.dumps({"counts": [c / n for c in counts], "spent": [s / n for s in spent],
+                  "search": statistics.median(times)}))
+"""
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.gc_pause")
@@ -71,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--corpora", type=Path, default=CORPORA,
                         help="the directory holding the corpora (default: the speed harness's)")
+    parser.add_argument("--new-searches", type=int, default=20,
+                        help="new searches per run in the second table (0: none)")
     args = parser.parse_args(argv)
     print("| corpus | cache | cold search | of it in collections | full collect after | again | "
           "tracked objects |")
@@ -98,7 +137,34 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {name} | {mode} | {median_ms('search')} | {median_ms('gc_in_search')} | "
                   f"{median_ms('first_collect')} | {median_ms('second_collect')} | "
                   f"{tracked:,.0f} |")
+    if args.new_searches:
+        _new_searches(args)
     return 0
+
+
+def _new_searches(args: argparse.Namespace) -> None:
+    print()
+    print(f"Per new search over the warm cache ({args.new_searches} per run, medians of "
+          f"{args.runs} runs):")
+    print()
+    print("| corpus | cache | young collections | middle | full | in collections | search |")
+    print("|---|---|---|---|---|---|---|")
+    for name in args.corpus.split(","):
+        tree = args.corpora / name
+        for mode in ("stat", "watched"):
+            runs = [json.loads(subprocess.run(
+                [sys.executable, "-c", _NEW_SEARCHES, str(tree),
+                 PATTERN.get(name, "zzqqxx_absent"), mode, str(args.new_searches)],
+                check=True, capture_output=True, text=True).stdout)
+                for _ in range(args.runs)]
+            if "unavailable" in runs[0]:
+                print(f"| {name} | {mode} | no watch: {runs[0]['unavailable']} | | | | |")
+                continue
+            counts = [statistics.median(r["counts"][g] for r in runs) for g in range(3)]
+            spent = statistics.median(sum(r["spent"]) for r in runs) * 1000
+            search = statistics.median(r["search"] for r in runs) * 1000
+            print(f"| {name} | {mode} | {counts[0]:.0f} | {counts[1]:.1f} | {counts[2]:.2f} | "
+                  f"{spent:.0f} ms | {search:.0f} ms |")
 
 
 if __name__ == "__main__":

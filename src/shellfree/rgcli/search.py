@@ -307,7 +307,9 @@ class _Search:
         # run computes is stored at its end, under one lock (remember_outcomes).
         self.outcomes: dict | None = None
         self.outcomes_empty = False
-        self.to_remember: list[tuple] = []
+        # Five items per file, flat (see TreeCache.remember): a tuple per file, alive until
+        # the search ends, would add 50,000 objects for the garbage collector on the large tree.
+        self.to_remember: list = []
         self.vouch_start: tuple | None = None
         # Modes where a file without a match prints nothing and counts for nothing (not -L,
         # not --json's statistics, not --include-zero's zero counts, not -v's other lines).
@@ -421,7 +423,7 @@ class _Search:
             # The watch's vouch is kept as whether it is the one this run began with (see
             # TreeCache.remember); the common outcome, nothing printed, is stored as ().
             vouched = vouch is not None and vouch == self.vouch_start
-            self.to_remember.append((
+            self.to_remember.extend((
                 (path, haystack.explicit), None if outcome.errors else signature,
                 _stored(outcome), len(outcome.chunk) + len(outcome.json), vouched,
             ))
@@ -526,7 +528,7 @@ class _Search:
             path, lambda: self.evaluate_split(haystack.path, 1, explicit)
         )
         if outcome is not None:
-            self.to_remember.append(((path, explicit), signature, _stored(outcome),
+            self.to_remember.extend(((path, explicit), signature, _stored(outcome),
                                      len(outcome.chunk) + len(outcome.json), False))
         return outcome
 

@@ -648,8 +648,9 @@ class TreeCache:
         """The watch's vouch as of now, for :meth:`remember`."""
         return self._epoch, self._reports
 
-    def remember(self, table: _OutcomeTable, entries: list[tuple], since: tuple[int, int]) -> None:
-        """Keep, for each ``(key, signature, outcome, size, vouched)`` of *entries* in order,
+    def remember(self, table: _OutcomeTable, entries: list, since: tuple[int, int]) -> None:
+        """Keep, for each ``key, signature, outcome, size, vouched`` of *entries* (five items
+        per file, flat) in order,
         *outcome* (which prints *size* bytes) for *key*, computed from content with
         *signature* (from :meth:`read_signed`; no signature keeps nothing and drops what was
         kept). An outcome that would take the table's printed bytes past
@@ -662,7 +663,8 @@ class TreeCache:
         with self._lock:
             stamp = self._epoch if (self._epoch, self._reports) == since else 0
             printed = table.printed
-            for key, signature, outcome, size, vouched in entries:
+            items = iter(entries)
+            for key, signature, outcome, size, vouched in zip(items, items, items, items, items):
                 old = table.pop(key, None)
                 if old is not None:
                     printed -= old[2]
