@@ -34,7 +34,7 @@ from shellfree.search.searcher import (
     quits_within,
     search_bytes,
 )
-from shellfree.search.tree_cache import LargeFile, read_whole
+from shellfree.search.tree_cache import LargeFile, outcome_key, read_whole
 from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
 
 __all__ = ["NOTHING_SEARCHED", "open_search", "run_search"]
@@ -371,11 +371,12 @@ class _Search:
         shown = b"<stdin>" if is_stdin else haystack.path
         path = self.out.fs(haystack.path)
         table = self.outcomes
+        key = None if table is None else outcome_key(path, haystack.explicit)
         st = None
         recall = False
         recall_vouch = None
         if table is not None and not is_stdin and not self.outcomes_empty:
-            kept, recall_vouch, recall = self.contents.kept(table, (path, haystack.explicit))
+            kept, recall_vouch, recall = self.contents.kept(table, key)
             if kept is not None and self.skip_identity is None:
                 return _restored(kept)  # the tree watch vouches for it
         # A named file is stat'ed anyway: its size decides whether it is searched in pieces.
@@ -389,7 +390,7 @@ class _Search:
                 if self.skip_identity is not None and (st.st_dev, st.st_ino) == self.skip_identity:
                     return _SKIPPED
                 if recall:
-                    kept = self.contents.recall(table, (path, haystack.explicit), st, recall_vouch)
+                    kept = self.contents.recall(table, key, st, recall_vouch)
                     if kept is not None:
                         return _restored(kept)
         if haystack.explicit and not is_stdin and path not in self._read_whole:
@@ -424,7 +425,7 @@ class _Search:
             # TreeCache.remember); the common outcome, nothing printed, is stored as ().
             vouched = vouch is not None and vouch == self.vouch_start
             self.to_remember.extend((
-                (path, haystack.explicit), None if outcome.errors else signature,
+                key, None if outcome.errors else signature,
                 _stored(outcome), len(outcome.chunk) + len(outcome.json), vouched,
             ))
         return outcome
@@ -528,7 +529,7 @@ class _Search:
             path, lambda: self.evaluate_split(haystack.path, 1, explicit)
         )
         if outcome is not None:
-            self.to_remember.extend(((path, explicit), signature, _stored(outcome),
+            self.to_remember.extend((outcome_key(path, explicit), signature, _stored(outcome),
                                      len(outcome.chunk) + len(outcome.json), False))
         return outcome
 

@@ -177,9 +177,20 @@ def _cost(content: _Content) -> int:
 _ADMIT_ALL = 1 << 62
 
 
+def outcome_key(path: bytes, explicit: bool) -> bytes | tuple[bytes, bool]:
+    """The key of a file's outcome in a search's table: a walked file's path itself (no
+    tuple to make and keep per file), ``(path, True)`` for a file named as a root, which is
+    searched differently (``rg x ./a .`` searches ``./a`` twice: named, and walked)."""
+    return (path, True) if explicit else path
+
+
+def _outcome_path(key: bytes | tuple[bytes, bool]) -> bytes:
+    return key if type(key) is bytes else key[0]
+
+
 class _OutcomeTable(dict):
-    """One search's outcomes: file key -> (signature, outcome, printed bytes, watch stamp);
-    ``printed`` sums the third field, against :data:`OUTCOME_BYTES`."""
+    """One search's outcomes: :func:`outcome_key` -> (signature, outcome, printed bytes,
+    watch stamp); ``printed`` sums the third field, against :data:`OUTCOME_BYTES`."""
 
     __slots__ = ("printed",)
 
@@ -348,7 +359,7 @@ class TreeCache:
                 for key in [k for k in rules if k[0] == path]:
                     del rules[key]
             for table in self._outcomes.values():
-                for key in ((path, False), (path, True)):
+                for key in (outcome_key(path, False), outcome_key(path, True)):
                     kept = table.pop(key, None)
                     if kept is not None:
                         table.printed -= kept[2]
@@ -628,7 +639,7 @@ class TreeCache:
             return None, None, False
         if kept[3] == self._epoch:
             return kept[1], None, True
-        return None, self._vouch_entry(key[0]), True
+        return None, self._vouch_entry(_outcome_path(key)), True
 
     def recall(self, table: dict, key: tuple, st: os.stat_result,
                vouch: tuple[int, int] | None = None) -> object | None:
@@ -761,8 +772,8 @@ class TreeCache:
                 if same_place(key[0]) == target:
                     del self._rules[key]
             for table in self._outcomes.values():
-                for key in [k for k in table if k[0].endswith(name)]:
-                    if same_place(key[0]) == target:
+                for key in [k for k in table if _outcome_path(k).endswith(name)]:
+                    if same_place(_outcome_path(key)) == target:
                         table.printed -= table.pop(key)[2]
 
     def forget_searches(self) -> None:
