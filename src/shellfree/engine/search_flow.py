@@ -140,6 +140,6 @@ class SearchRunner:
         argv = files_command(file_glob_for_pattern(request.pattern), paths, modified=modified,
                              exclude_globs=protected.globs)
         return parse_files_output(
-            self._rg(argv, self.limits.timeout, PATH_LIST_END), limit=request.limit, offset=request.offset,
-            modified=modified, decoder=LineDecoder(self.root),
+            self._rg(argv, self.limits.timeout, PATH_LIST_END), limit=request.limit,
+            offset=request.offset, modified=modified, decoder=LineDecoder(self.root),
         )

@@ -157,7 +157,8 @@ def fill_of(
 
 
 def _roll(stream: bytes, kept: int, line_start: int, context: int | None,
-          visited: tuple[tuple[int, int], ...], seen: int, visited_end: int) -> tuple[int, int, int]:
+          visited: tuple[tuple[int, int], ...], seen: int,
+          visited_end: int) -> tuple[int, int, int]:
     """The roll before the fill whose search starts at *line_start*: (where the buffer then
     starts, and the updated *seen* and *visited_end* of :func:`fill_of`'s walk over
     *visited*)."""
