@@ -201,6 +201,29 @@ def test_pages_are_exact_and_do_not_overlap(tools, limit, offset, shown, truncat
         assert "_hint" not in out
 
 
+class TestBinaryFileNamedAsRoot:
+    """rg names a matching binary file that was named as a root in a notice line of its own;
+    Hermes dropped it (and probed: "0 exact matches, but 1 case-insensitive match(es)"), and
+    read with --null the notice became the start of the next row's path."""
+
+    @pytest.mark.parametrize("backend", ["inprocess", "rg"])
+    def test_named_and_not_probed(self, tools, optional_reference_rg, backend):
+        options = {}
+        if backend == "rg":
+            if optional_reference_rg is None:
+                pytest.skip("reference rg not installed")
+            options = {"backend": "rg", "rg_path": optional_reference_rg}
+        ft = tools({"bin.dat": "hi\0there\n", "a.txt": "hi\n"}, **options)
+        assert search(ft, pattern="hi", path="bin.dat") == {
+            "total_count": 0,
+            "warning": "1 binary file(s) matched, whose lines are not shown: bin.dat"}
+        assert search(ft, pattern="hi", path="bin.dat,a.txt") == {
+            "total_count": 1, "matches": [{"path": "a.txt", "line": 1, "content": "hi"}],
+            "warning": "path contained 2 entries; searched 2 that exist; 1 binary file(s) "
+                       "matched, whose lines are not shown: bin.dat"}
+        assert search(ft, pattern="zz", path="bin.dat") == {"total_count": 0}
+
+
 class TestFileNamesThatLookLikeRows:
     """A file named ``notes:12:x.md`` (or with a newline in its name) keeps its name: every
     search reads rg's output with ``--null`` (Hermes split ``path:LINE:`` at the first

@@ -113,6 +113,39 @@ class TestFailure:
         assert search_failure(RgRun(b"", b"", 1)) is None
 
 
+class TestBinaryNotices:
+    """rg names a matching file that holds a NUL, when it was named as a root, in a line of its
+    own with no NUL: ``PATH: binary file matches (found "\\0" byte around offset N)``."""
+
+    NOTICE = b'./d.docx: binary file matches (found "\\0" byte around offset 5)\n'
+
+    def test_a_notice_is_no_row_and_leaves_the_next_row_whole(self, decoder):
+        out = self.NOTICE + b"./b.txt\x001:hi\n" + self.NOTICE.replace(b"d.docx", b"e x.bin")
+        result = parse(out, decoder)
+        assert result.matches == (SearchMatch("./b.txt", 1, "hi"),)
+        assert result.total_count == 1
+        assert result.binary_matches == ("./d.docx", "./e x.bin")
+
+    def test_with_context_and_past_the_page(self, decoder):
+        out = b"./a\x001-x\n./a\x002:hi\n" + self.NOTICE + b"./b\x001:hi\n"
+        result = parse(out, decoder, context=1, limit=2)
+        assert [m.path for m in result.matches] == ["./a", "./a"] and result.total_count == 3
+        result = parse(out, decoder, context=1, limit=1, offset=2)
+        assert result.matches == (SearchMatch("./b", 1, "hi"),)
+        assert result.binary_matches == ("./d.docx",)
+
+    def test_a_row_holding_the_notice_text_is_a_row(self, decoder):
+        out = b"./t.py\x007:" + self.NOTICE
+        result = parse(out, decoder)
+        assert result.matches == (SearchMatch("./t.py", 7, self.NOTICE[:-1].decode()),)
+        assert result.binary_matches == ()
+
+    def test_a_newline_in_the_binary_file_name(self, decoder):
+        out = b"./new\nline: " + self.NOTICE.partition(b": ")[2] + b"./b\x001:hi\n"
+        result = parse(out, decoder)
+        assert result.matches == (SearchMatch("./b", 1, "hi"),)
+
+
 class TestFilesOnly:
     def test_paths_paginated_with_exact_total(self, decoder):
         # --null: a path ends at its NUL, a newline in it included.

@@ -85,6 +85,9 @@ PROBE_LITERAL = (
     "contains regex metacharacters that likely need escaping (or pass a simpler substring)."
 )
 PROBE_PATHS_MORE = " (+{extra} more)"
+SEARCH_BINARY_MATCHES = (
+    "{files} binary file(s) matched, whose lines are not shown: {paths}"
+)
 
 # -- SearchResult.to_dict (§5.6) ------------------------------------------------------------------
 

@@ -45,6 +45,8 @@ class SearchResult:
     limit_reason: str | None = None
     warning: str | None = None
     error: str | None = None
+    # Files named as roots that hold a NUL and matched: rg names them but prints no lines.
+    binary_matches: tuple[str, ...] = ()
 
     @property
     def is_empty(self) -> bool:

@@ -23,7 +23,7 @@ from shellfree.engine.rg_commands import (
     wants_newline,
 )
 from shellfree.engine.search_output import parse_files_output, parse_search_output
-from shellfree.engine.search_probes import zero_match_warning
+from shellfree.engine.search_probes import listed, zero_match_warning
 from shellfree.engine.search_request import SearchRequest
 from shellfree.engine.search_roots import (
     Protected, macos_protected, path_not_found, search_roots, special_root)
@@ -90,6 +90,11 @@ class SearchRunner:
         if roots.multi_warning is not None:
             # Hermes: the multi-root warning replaces per-root ones (multiline note, probes).
             result = replace(result, warning=roots.multi_warning)
+        if result.binary_matches:
+            # After any other warning (the multi-root one has no full stop of its own).
+            binary = messages.SEARCH_BINARY_MATCHES.format(
+                files=len(result.binary_matches), paths=listed(result.binary_matches))
+            result = replace(result, warning="; ".join(filter(None, (result.warning, binary))))
         if protected.warning is not None:
             result = result.with_warning(protected.warning)
         return result
@@ -115,9 +120,10 @@ class SearchRunner:
         if multiline and request.output_mode != "count":
             # Hermes: count output drops the warning; content and files_only keep it.
             result = result.with_warning(messages.MULTILINE_ENABLED)
-        if probe and result.total_count == 0:
+        if probe and result.total_count == 0 and not result.binary_matches:
             # Fixed defect: Hermes probed whenever the page was empty, an offset past the end
-            # included, and warned of "0 exact matches" for a search that matched.
+            # included, and warned of "0 exact matches" for a search that matched (a binary
+            # file named as a root too: rg names it, and Hermes dropped that notice).
             warning = zero_match_warning(
                 request.pattern, paths[0], request.file_glob,
                 lambda probe_argv: self._rg(probe_argv, self.limits.probe_timeout), decoder,

@@ -17,7 +17,9 @@ exist than the page shows.
 
 from __future__ import annotations
 
+import bisect
 import re
+from typing import Sequence
 
 from shellfree.engine import messages
 from shellfree.engine.backends import RgRun
@@ -56,6 +58,28 @@ _NUMBER = re.compile(rb"([0-9]+)([:-])")
 # lookahead scan of the colon-separated form (and 270 ms line by line).
 _ROW_MARK = re.compile(rb"\0[0-9]+:")
 _ROW_MARK_WITH_CONTEXT = re.compile(rb"\0[0-9]+[:-]")
+
+
+# rg's notice for a file named as a root that holds a NUL and matches: one line, its path and
+# no NUL (--null does not apply to it), "\0" written out. A row's content may hold the same
+# text, but a row has a NUL after its path on that line.
+_BINARY_NOTICE = b': binary file matches (found "\\0" byte around offset '
+_NOTICE_END = re.compile(rb"[0-9]+\)\n")
+
+
+def _binary_notices(stdout: bytes) -> list[tuple[int, int]]:
+    """The (start, end after its newline) of each binary-file notice line in content output.
+    A notice's path is taken to start after the previous newline (a newline in that path makes
+    rg's output ambiguous; the rows stay whole either way, see _leading_rows)."""
+    notices = []
+    hit = stdout.find(_BINARY_NOTICE)
+    while hit >= 0:
+        start = stdout.rfind(b"\n", 0, hit) + 1
+        tail = _NOTICE_END.match(stdout, hit + len(_BINARY_NOTICE))
+        if tail is not None and stdout.find(b"\0", start, hit) < 0:
+            notices.append((start, tail.end()))
+        hit = stdout.find(_BINARY_NOTICE, hit + 1)
+    return notices
 
 
 def _paths(stdout: bytes) -> list[bytes]:
@@ -110,17 +134,21 @@ def parse_search_output(
             limit_reason=reason,
         )
     # Every row is counted, but only the page's rows are split and decoded: a common word's
-    # search prints 200,000 rows for a page of 50.
-    rows, rest = _leading_rows(run.stdout, end, context)
+    # search prints 200,000 rows for a page of 50. A notice has no NUL, so it is no row.
+    notices = _binary_notices(run.stdout)
+    rows, rest = _leading_rows(run.stdout, end, context, [stop for _, stop in notices])
     total = len(rows) + _count_rows(run.stdout, rest, context)
     return SearchResult(
         total_count=total, matches=tuple(_match(row, decoder) for row in rows[offset:end]),
         truncated=total > end or incomplete, total_count_is_lower_bound=incomplete,
         limit_reason=reason,
+        binary_matches=tuple(decoder.path(run.stdout[start:stop - 1].rpartition(_BINARY_NOTICE)[0])
+                             for start, stop in notices),
     )
 
 
-def _leading_rows(stdout: bytes, wanted: int, context: int) -> tuple[list, int]:
+def _leading_rows(stdout: bytes, wanted: int, context: int,
+                  notice_ends: Sequence[int] = ()) -> tuple[list, int]:
     """The first *wanted* rows of *stdout* (fewer if it has fewer), each (path, line number,
     content), and where the line after the last of them starts. A row is ``PATH\0LINE:TEXT``
     (a context row, when *context* asks for them, ``PATH\0LINE-TEXT``; the command asks rg
@@ -132,6 +160,11 @@ def _leading_rows(stdout: bytes, wanted: int, context: int) -> tuple[list, int]:
         nul = stdout.find(b"\0", pos)
         if nul < 0:
             break  # no row left (the output cap cuts at a line's end)
+        # Binary-file notices (*notice_ends*: where each ends) before this row are skipped;
+        # read with the row, the notice would become the start of its path.
+        skip = bisect.bisect_right(notice_ends, nul)
+        if skip and notice_ends[skip - 1] > pos:
+            pos = notice_ends[skip - 1]
         end = stdout.find(b"\n", nul)
         if end < 0:
             end = size

@@ -17,7 +17,7 @@ from shellfree.engine.rg_commands import probe_command, prune_globs
 from shellfree.engine.search_output import parse_probe_counts
 from shellfree.engine.text_decoding import LineDecoder
 
-__all__ = ["PROBES", "Probe", "REGEX_METACHARACTERS", "zero_match_warning"]
+__all__ = ["PROBES", "Probe", "REGEX_METACHARACTERS", "listed", "zero_match_warning"]
 
 REGEX_METACHARACTERS = ".[](){}?*+^$\\|"
 """The literal probe runs only for patterns containing one of these."""
@@ -70,8 +70,13 @@ def zero_match_warning(
         total, paths = parse_probe_counts(
             run_rg(probe_command(probe.flags, pattern, path, file_glob, exclude_globs)), decoder)
         if total > 0:
-            shown = ", ".join(paths[:PROBE_PATHS_SHOWN])
-            if len(paths) > PROBE_PATHS_SHOWN:
-                shown += messages.PROBE_PATHS_MORE.format(extra=len(paths) - PROBE_PATHS_SHOWN)
-            return probe.message.format(total=total, files=len(paths), paths=shown)
+            return probe.message.format(total=total, files=len(paths), paths=listed(paths))
     return None
+
+
+def listed(paths: Sequence[str]) -> str:
+    """The first :data:`PROBE_PATHS_SHOWN` of *paths*, and how many more there are."""
+    shown = ", ".join(paths[:PROBE_PATHS_SHOWN])
+    if len(paths) > PROBE_PATHS_SHOWN:
+        shown += messages.PROBE_PATHS_MORE.format(extra=len(paths) - PROBE_PATHS_SHOWN)
+    return shown
