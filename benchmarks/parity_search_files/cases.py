@@ -83,7 +83,11 @@ def _path(rng: random.Random, tree: SearchTree) -> str | None:
         return rng.choice([d for d in tree.dirs if d != "."] or ["."])
     if roll < 0.75:
         return rng.choice(tree.files)
-    if roll < 0.78:
+    if roll < 0.79 and tree.binary:
+        # A binary file among the roots: rg prints a notice line for it, which the parsing
+        # must not read as the start of the next root's rows.
+        return f"{rng.choice(tree.binary)},{rng.choice(tree.files)}"
+    if roll < 0.82:
         return "@ROOT@"  # replaced by the absolute root at run time
     return rng.choice(PATHS)
 

@@ -38,7 +38,10 @@ def agreement(outcomes: Sequence[Outcome]) -> tuple[int, int]:
 
 
 def signature(outcome: Outcome) -> str:
-    """The top-level JSON keys whose values differ (the first differing repetition)."""
+    """The top-level JSON keys whose values differ (the first differing repetition), or that
+    named paths do not exist."""
+    if outcome.ghosts and outcome.inprocess == outcome.rg:
+        return "paths that do not exist"
     for left, right in zip(outcome.inprocess, outcome.rg):
         if left != right:
             a, b = json.loads(left), json.loads(right)
@@ -78,7 +81,8 @@ def render(outcomes: Sequence[Outcome], info: RunInfo) -> str:
         out += ["", "## Every differing case", ""]
     for outcome in differing:
         case = outcome.case
-        first = next(i for i, (a, b) in enumerate(zip(outcome.inprocess, outcome.rg)) if a != b)
+        first = next((i for i, (a, b) in enumerate(zip(outcome.inprocess, outcome.rg)) if a != b),
+                     0)
         left, right = _pretty(outcome.inprocess[first]), _pretty(outcome.rg[first])
         diff = "\n".join(difflib.unified_diff(right.splitlines(), left.splitlines(), "rg backend",
                                               "in-process", lineterm=""))
@@ -88,6 +92,8 @@ def render(outcomes: Sequence[Outcome], info: RunInfo) -> str:
             f"- arguments: `{json.dumps(case.args, ensure_ascii=False)}`"
             + (f", sent {case.repeat} times (call {first + 1} differs)" if case.repeat > 1 else ""),
             f"- replay: `python -m benchmarks.parity_search_files --case {case.seed}`",
+            *([f"- paths named that do not exist: `{json.dumps(outcome.ghosts, ensure_ascii=False)}`"]
+              if outcome.ghosts else []),
             "",
             fence(diff, "diff"),
             "",

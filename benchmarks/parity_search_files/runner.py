@@ -2,12 +2,15 @@
 
 Every case gets two fresh :class:`~shellfree.FileTools` on the same tree, one in-process and
 one on the reference rg, and sends its arguments ``repeat`` times to each; the case agrees when
-every returned text is identical. The run happens under a scrubbed environment: an empty
+every returned text is identical and every path a result names exists (both backends share the
+parsing of rg's output, so a parsing defect makes them agree on a wrong answer: a path that is
+not there is how one shows). The run happens under a scrubbed environment: an empty
 ``$HOME`` (no global git excludes, no ``~/.hermes``) and no rg or git configuration.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -49,10 +52,25 @@ class Outcome:
     inprocess: tuple[str, ...]
     rg: tuple[str, ...]
     tree: SearchTree
+    ghosts: tuple[str, ...] = ()  # paths the results name that do not exist
 
     @property
     def agrees(self) -> bool:
-        return self.inprocess == self.rg
+        return self.inprocess == self.rg and not self.ghosts
+
+
+def ghost_paths(work: str, texts: tuple[str, ...]) -> tuple[str, ...]:
+    """The paths named by *texts* (``matches``, ``files``, ``counts``) that do not exist when
+    taken relative to *work*, where the searches ran. A name that is not UTF-8 shows U+FFFD
+    and cannot be checked; the path-grouped ``matches_text`` is not parsed."""
+    named: set[str] = set()
+    for text in texts:
+        result = json.loads(text)
+        named.update(match["path"] for match in result.get("matches", ()))
+        named.update(result.get("files", ()))
+        named.update(result.get("counts", {}))
+    return tuple(sorted(path for path in named if "\ufffd" not in path
+                        and not os.path.lexists(os.path.join(work, path))))
 
 
 @contextmanager
@@ -128,7 +146,8 @@ class ParityRun:
                             {"backend": "rg", "rg_path": self.rg_path}):
                 with FileTools(work, hermes_home=os.path.join(work, HERMES_HOME), **options) as tools:
                     texts.append(tuple(tools.call("search_files", args) for _ in range(case.repeat)))
-        return Outcome(case, texts[0], texts[1], generated)
+        return Outcome(case, texts[0], texts[1], generated,
+                       ghost_paths(work, texts[0] + texts[1]))
 
     def run(self, run_seed: int, count: int,
             progress: Callable[[int, Outcome], None] | None = None) -> list[Outcome]:

@@ -54,6 +54,8 @@ class SearchTree:
     files: tuple[str, ...]
     words: tuple[str, ...]
     """Words that occur in some visible file (literal patterns are drawn from these)."""
+    binary: tuple[str, ...] = ()
+    """Files that hold a NUL (named as a root, rg prints a notice for them, not lines)."""
 
 
 def _line(rng: random.Random, words: list[str]) -> str:
@@ -95,6 +97,7 @@ def generate_search_tree(seed: int) -> SearchTree:
     words: list[str] = []
     dirs = ["."] + sorted(rng.sample(DIRS, rng.randint(3, len(DIRS))))
     files: list[str] = []
+    binary: list[str] = []
     for directory in dirs:
         if directory != ".":
             nodes.append(Dir(directory))
@@ -109,6 +112,8 @@ def generate_search_tree(seed: int) -> SearchTree:
                 words.extend(visible_words)
             nodes.append(File(path, (content,)))
             files.append(path)
+            if b"\0" in content:
+                binary.append(path)
     # Ignore rules (a .git directory makes .gitignore apply) and secret-bearing files.
     nodes.append(Dir(".git"))
     nodes.append(File(".gitignore", (b"*.log\nbuild/\n",)))
@@ -120,4 +125,4 @@ def generate_search_tree(seed: int) -> SearchTree:
     nodes.append(File(f"{HERMES_HOME}/auth.json", (b'{"alpha": "needle"}\n',)))
     nodes.append(File(f"{HERMES_HOME}/notes.md", (b"needle alpha notes\n",)))
     return SearchTree(Tree(tuple(nodes)), tuple(dirs), tuple(files),
-                      tuple(sorted(set(words))))
+                      tuple(sorted(set(words))), tuple(binary))

@@ -40,3 +40,19 @@ def test_a_case_seed_always_draws_the_same_case(reference_rg):
         a, b = first.run_case(5_000_042), second.run_case(5_000_042)
     assert a.case == b.case and a.case.args == b.case.args
     assert a.tree.tree == b.tree.tree
+
+
+def test_a_path_that_does_not_exist_is_a_disagreement(tmp_path):
+    # Both backends share the parsing of rg's output: a parsing defect gives both the same
+    # wrong answer, and a path that is not there shows it (a binary-file notice read as the
+    # start of the next row's path did: "x.bin: binary file matches (...)\nb.txt").
+    from benchmarks.parity_search_files.runner import Outcome, ghost_paths
+
+    (tmp_path / "b.txt").write_text("hi\n")
+    texts = ('{"total_count": 1, "matches": [{"path": "./b.txt", "line": 1, "content": "hi"}]}',
+             '{"total_count": 2, "files": ["b.txt", "x.bin: binary\\nb.txt"]}',
+             '{"total_count": 2, "counts": {"./gone": 1, "\\ufffd.txt": 1}}')
+    assert ghost_paths(str(tmp_path), texts) == ("./gone", "x.bin: binary\nb.txt")
+    assert ghost_paths(str(tmp_path), texts[:1]) == ()
+    assert not Outcome(None, texts, texts, None, ("./gone",)).agrees  # type: ignore[arg-type]
+    assert Outcome(None, texts, texts, None).agrees  # type: ignore[arg-type]
