@@ -66,11 +66,15 @@ PROTECTED_BASENAMES = frozenset({"agents.md", "claude.md", "soul.md", ".cursorru
 class WriteTarget:
     """One path an operation writes: *path* as the agent gave it (after ``~`` expansion and the
     task root), *resolved* its real absolute path, and *gets_text* — whether text content lands
-    there (write_file, replace mode, V4A Update/Add; not a Delete or a Move)."""
+    there (write_file, replace mode, V4A Update/Add; not a Delete or a Move). *variant_of*: the
+    absolute path the agent named, when nothing is there and *resolved* is the one file next to
+    it whose name differs only invisibly (NFC/NFD, special spaces and quotes), as read_file
+    resolves it."""
 
     path: str
     resolved: str
     gets_text: bool = True
+    variant_of: str | None = None
 
 
 class ConfinementGuard:

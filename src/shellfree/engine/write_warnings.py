@@ -1,5 +1,8 @@
 """Non-blocking advice attached to a write or patch result: staleness, workspace divergence, and
 the whole-file-rewrite hint (Hermes §1.5, §3.8, §6.5), plus where a tool's path argument lands.
+
+Fixed defect: a missing name lands on the one file next to it whose name differs only invisibly,
+as read_file resolves it (:func:`resolve_target`), with read_file's note as the warning.
 """
 
 from __future__ import annotations
@@ -8,6 +11,7 @@ import os
 from collections import Counter
 
 from shellfree.engine import messages
+from shellfree.engine.read_recovery import unicode_variant
 from shellfree.engine.read_tracking import stat_key
 from shellfree.engine.state import TaskState
 from shellfree.engine.write_guards import WriteTarget
@@ -22,9 +26,19 @@ HINT_UNCHANGED_RATIO = 0.8
 
 def resolve_target(root: str, path: str, gets_text: bool = True) -> WriteTarget:
     """The :class:`WriteTarget` for the agent's *path*: ``~`` expanded, relative paths joined to
-    the task *root*, then resolved to the real path (Hermes ``Path.resolve()``, §1.5)."""
+    the task *root*, then resolved to the real path (Hermes ``Path.resolve()``, §1.5).
+
+    Fixed defect: read_file reads the one file whose name differs only invisibly from a
+    missing *path* (§2.5), so an agent that typed ``café.txt`` in NFC reads an NFD
+    ``café.txt``, then Hermes' patch fails to read it and write_file creates a second file
+    that looks the same. Here writes resolve the name the same way."""
     expanded = os.path.expanduser(path)
-    return WriteTarget(path, os.path.realpath(os.path.join(root, expanded)), gets_text)
+    resolved = os.path.realpath(os.path.join(root, expanded))
+    if not os.path.lexists(resolved):
+        variant = unicode_variant(resolved)
+        if variant is not None:
+            return WriteTarget(path, os.path.realpath(variant), gets_text, variant_of=resolved)
+    return WriteTarget(path, resolved, gets_text)
 
 
 def workspace_warning(root: str, target: WriteTarget) -> str | None:
@@ -53,8 +67,13 @@ def staleness_warning(state: TaskState, target: WriteTarget) -> str | None:
 
 
 def first_warning(root: str, state: TaskState, target: WriteTarget) -> str | None:
-    """The first applicable warning for one path (§6.5 priority order)."""
-    return staleness_warning(state, target) or workspace_warning(root, target)
+    """The first applicable warning for one path (§6.5 priority order), after the note that
+    the path was resolved to a unicode-equivalent file."""
+    warning = staleness_warning(state, target) or workspace_warning(root, target)
+    if target.variant_of is None:
+        return warning
+    note = messages.READ_UNICODE_VARIANT.format(path=target.variant_of, variant=target.resolved)
+    return note if warning is None else f"{note} {warning}"
 
 
 def rewrite_hint(new_content: str, old_content: str | None) -> str | None:
