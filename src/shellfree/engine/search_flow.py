@@ -90,6 +90,10 @@ class SearchRunner:
         if roots.multi_warning is not None:
             # Hermes: the multi-root warning replaces per-root ones (multiline note, probes).
             result = replace(result, warning=roots.multi_warning)
+        if roots.variant_note is not None:
+            # First: it says which path the results are from.
+            result = replace(result, warning=" ".join(filter(None, (roots.variant_note,
+                                                                     result.warning))))
         if result.binary_matches:
             # After any other warning (the multi-root one has no full stop of its own).
             binary = messages.SEARCH_BINARY_MATCHES.format(

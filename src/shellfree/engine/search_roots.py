@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass
 
 from shellfree.engine import messages
-from shellfree.engine.read_recovery import dangling_link
+from shellfree.engine.read_recovery import dangling_link, unicode_variant
 from shellfree.engine.regular_file import special_kind
 from shellfree.engine.results import SearchResult
 
@@ -51,10 +51,12 @@ def resolve_task_path(root: str, path: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SearchRoots:
-    """The paths handed to rg, and the warning a multi-root path string earns (§5.3.1)."""
+    """The paths handed to rg, the warning a multi-root path string earns (§5.3.1), and the
+    note when a missing path was resolved to its one unicode-equivalent file or directory."""
 
     paths: tuple[str, ...]
     multi_warning: str | None = None
+    variant_note: str | None = None
 
 
 def split_multi_path(path: str) -> list[str]:
@@ -73,8 +75,17 @@ def search_roots(path: str, root: str) -> SearchRoots | None:
     says how many were skipped.
     """
     expanded = os.path.expanduser(path)
-    if os.path.exists(resolve_task_path(root, expanded)):
+    absolute = resolve_task_path(root, expanded)
+    if os.path.exists(absolute):
         return SearchRoots((expanded,))
+    # Fixed defect: read_file, write_file and patch find the one entry whose name differs only
+    # invisibly (§2.5); Hermes' search answered "Path not found: café. Similar paths: ./café".
+    variant = unicode_variant(absolute)
+    if variant is not None and os.path.exists(variant):
+        spelled = os.path.join(os.path.dirname(os.path.normpath(expanded)),
+                               os.path.basename(variant))
+        return SearchRoots((spelled,), variant_note=messages.READ_UNICODE_VARIANT.format(
+            path=absolute, variant=variant))
     parts = [os.path.expanduser(p) for p in split_multi_path(expanded)]
     if len(parts) < 2:
         return None

@@ -1,9 +1,10 @@
-"""write_file and patch resolve a missing name to the one file next to it whose name differs
-only invisibly (NFC/NFD, special spaces and quotes), as read_file does (§2.5).
+"""write_file, patch and search_files resolve a missing name to the one entry next to it whose
+name differs only invisibly (NFC/NFD, special spaces and quotes), as read_file does (§2.5).
 
 Hermes resolved it for reads only: an agent that typed ``café.txt`` in NFC read the NFD file
-that is there, then its patch failed ("Failed to read file") and its write_file made a second
-file that looks the same.
+that is there, then its patch failed ("Failed to read file"), its write_file made a second
+file that looks the same, and its search answered "Path not found: café.txt. Similar paths:
+./café.txt".
 """
 
 from __future__ import annotations
@@ -93,3 +94,16 @@ def test_a_name_that_is_there_is_the_file(tools, root):
     out = json.loads(ft.patch(path=NFC, old_string="a", new_string="b"))
     assert "_warning" not in out and out["resolved_path"] == str(root / NFC)
     assert (root / NFC).read_text() == "b\n" and (root / NFD).read_text() == "a\n"
+
+
+def test_search_files_path(tools, root):
+    ft = tools({NFD: "needle\n", unicodedata.normalize("NFD", "dé/f.txt"): "needle\n"})
+    out = json.loads(ft.search_files("needle", path=NFC))
+    assert out == {"total_count": 1, "matches": [{"path": NFD, "line": 1, "content": "needle"}],
+                   "warning": note(root, NFC, NFD)}
+    dir_nfc, dir_nfd = "dé", unicodedata.normalize("NFD", "dé")
+    out = json.loads(ft.search_files("*.txt", target="files", path=dir_nfc + "/"))
+    assert [f.replace("\\", "/") for f in out.pop("files")] == [f"{dir_nfd}/f.txt"]
+    assert out == {"total_count": 1, "warning": note(root, dir_nfc, dir_nfd)}
+    out = json.loads(ft.search_files("needle", path="nothere.txt"))
+    assert out["error"].startswith("Path not found: nothere.txt")
