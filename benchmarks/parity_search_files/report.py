@@ -92,8 +92,8 @@ def render(outcomes: Sequence[Outcome], info: RunInfo) -> str:
             f"- arguments: `{json.dumps(case.args, ensure_ascii=False)}`"
             + (f", sent {case.repeat} times (call {first + 1} differs)" if case.repeat > 1 else ""),
             f"- replay: `python -m benchmarks.parity_search_files --case {case.seed}`",
-            *([f"- paths named that do not exist: `{json.dumps(outcome.ghosts, ensure_ascii=False)}`"]
-              if outcome.ghosts else []),
+            *([f"- paths named that do not exist: "
+               f"`{json.dumps(outcome.ghosts, ensure_ascii=False)}`"] if outcome.ghosts else []),
             "",
             fence(diff, "diff"),
             "",

@@ -137,8 +137,9 @@ READ_UNICODE_VARIANT = (
     "Note: '{path}' not found byte-for-byte; resolved to the unicode-equivalent file '{variant}' "
     "(invisible encoding difference: NFC/NFD or special space/quote characters)."
 )
-"""§2.5's note in read_file's hint; shellfree gives write_file and patch the same resolution,
-and the same note as their warning (Hermes patched nothing there, or wrote a look-alike file)."""
+"""§2.5's note in read_file's hint; shellfree gives write_file, patch and search_files the same
+resolution, and the same note as their warning (Hermes patched nothing there, wrote a look-alike
+file, or did not find the path)."""
 READ_CONTINUE = (
     "Use offset={next_offset} to continue reading (showing {offset}-{end_line} of {total_lines} "
     "lines)"

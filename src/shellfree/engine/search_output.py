@@ -138,12 +138,11 @@ def parse_search_output(
     notices = _binary_notices(run.stdout)
     rows, rest = _leading_rows(run.stdout, end, context, [stop for _, stop in notices])
     total = len(rows) + _count_rows(run.stdout, rest, context)
+    binary = tuple(run.stdout[start:stop].rpartition(_BINARY_NOTICE)[0] for start, stop in notices)
     return SearchResult(
         total_count=total, matches=tuple(_match(row, decoder) for row in rows[offset:end]),
         truncated=total > end or incomplete, total_count_is_lower_bound=incomplete,
-        limit_reason=reason,
-        binary_matches=tuple(decoder.path(run.stdout[start:stop - 1].rpartition(_BINARY_NOTICE)[0])
-                             for start, stop in notices),
+        limit_reason=reason, binary_matches=tuple(decoder.path(path) for path in binary),
     )
 
 
