@@ -107,3 +107,24 @@ def test_search_files_path(tools, root):
     assert out == {"total_count": 1, "warning": note(root, dir_nfc, dir_nfd)}
     out = json.loads(ft.search_files("needle", path="nothere.txt"))
     assert out["error"].startswith("Path not found: nothere.txt")
+
+
+def test_a_directory_on_the_way(tools, root):
+    # Hermes looked at the last name only: through an NFD directory, read_file found nothing
+    # and write_file made a second directory that looks the same.
+    dir_nfc, dir_nfd = "dé", unicodedata.normalize("NFD", "dé")
+    ft = tools({f"{dir_nfd}/f.txt": "needle\n"})
+    out = json.loads(ft.read_file(f"{dir_nfc}/f.txt"))
+    assert out["content"] == "1|needle" and out["hint"] == note(root, f"{dir_nfc}/f.txt",
+                                                                 f"{dir_nfd}/f.txt")
+    out = json.loads(ft.search_files("needle", path=f"{dir_nfc}/f.txt"))
+    assert [m["path"] for m in out["matches"]] == [os.path.join(dir_nfd, "f.txt")]
+    for new in ("new.txt", "sub/deep.txt"):
+        out = json.loads(ft.write_file(f"{dir_nfc}/{new}", "x\n"))
+        assert out["resolved_path"] == str(root / dir_nfd / new)
+        assert out["_warning"] == note(root, f"{dir_nfc}/{new}", f"{dir_nfd}/{new}")
+    assert names(root) == [dir_nfd]
+    assert json.loads(ft.read_file(f"{dir_nfc}/nope.txt"))["error"] == (
+        f"File not found: {root / dir_nfc / 'nope.txt'}")
+    out = json.loads(ft.write_file("fresh/a.txt", "x\n"))  # nothing invisible: as given
+    assert "_warning" not in out and names(root) == sorted([dir_nfd, "fresh"])

@@ -39,15 +39,30 @@ def _listdir(directory: str) -> list[str]:
         return []
 
 
-def unicode_variant(path: str) -> str | None:
+def unicode_variant(path: str, new_name: bool = False) -> str | None:
     """The path of the single entry next to missing *path* whose name has the same canonical
-    form (:func:`canonical_name`) but other bytes, or None when there are none or several."""
+    form (:func:`canonical_name`) but other bytes, or None when there are none or several.
+
+    A missing directory on the way is resolved the same way first (Hermes looked at the last
+    name only, so ``dé/f.txt`` typed in NFC missed an NFD directory ``dé``, and a write there
+    made a look-alike directory). With *new_name* (a path about to be written), a last name
+    that matches nothing is kept, in the directory so resolved."""
     directory, name = os.path.split(path)
+    if not name or not directory:
+        return None
+    moved = False
+    if not os.path.lexists(directory):
+        directory = unicode_variant(directory, new_name)  # type: ignore[assignment]
+        if directory is None:
+            return None
+        moved = True
+        if os.path.lexists(os.path.join(directory, name)):
+            return os.path.join(directory, name)
     wanted = canonical_name(name)
     matches = [entry for entry in _listdir(directory)
                if entry != name and canonical_name(entry) == wanted]
     if len(matches) != 1:
-        return None
+        return os.path.join(directory, name) if new_name and moved and not matches else None
     return os.path.join(directory, matches[0])
 
 

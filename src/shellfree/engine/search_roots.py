@@ -82,8 +82,9 @@ def search_roots(path: str, root: str) -> SearchRoots | None:
     # invisibly (§2.5); Hermes' search answered "Path not found: café. Similar paths: ./café".
     variant = unicode_variant(absolute)
     if variant is not None and os.path.exists(variant):
-        spelled = os.path.join(os.path.dirname(os.path.normpath(expanded)),
-                               os.path.basename(variant))
+        # As the agent spelled it (relative stays relative), with the names that exist.
+        spelled = (variant if os.path.isabs(expanded)
+                   else os.path.relpath(variant, os.path.normpath(root)))
         return SearchRoots((spelled,), variant_note=messages.READ_UNICODE_VARIANT.format(
             path=absolute, variant=variant))
     parts = [os.path.expanduser(p) for p in split_multi_path(expanded)]

@@ -35,7 +35,7 @@ def resolve_target(root: str, path: str, gets_text: bool = True) -> WriteTarget:
     expanded = os.path.expanduser(path)
     resolved = os.path.realpath(os.path.join(root, expanded))
     if not os.path.lexists(resolved):
-        variant = unicode_variant(resolved)
+        variant = unicode_variant(resolved, new_name=True)
         if variant is not None:
             return WriteTarget(path, os.path.realpath(variant), gets_text, variant_of=resolved)
     return WriteTarget(path, resolved, gets_text)
