@@ -224,6 +224,25 @@ class TestBinaryFileNamedAsRoot:
         assert search(ft, pattern="zz", path="bin.dat") == {"total_count": 0}
 
 
+class TestBinaryDataAfterAMatch:
+    """A walked file whose first NUL comes after a match, in a later fill of rg's buffer: rg
+    prints its matches, then ``PATH: WARNING: stopped searching binary file after match (…)``
+    on stdout, which read with --null became the start of the next row's path."""
+
+    @pytest.mark.parametrize("backend", ["inprocess", "rg"])
+    def test_the_next_row_keeps_its_path(self, tools, optional_reference_rg, backend):
+        options = {}
+        if backend == "rg":
+            if optional_reference_rg is None:
+                pytest.skip("reference rg not installed")
+            options = {"backend": "rg", "rg_path": optional_reference_rg}
+        late_nul = b"needle here\n" + b"filler line\n" * 10_000 + b"\0tail\n"
+        ft = tools({"a.bin": late_nul, "b.txt": "needle two\n"}, **options)
+        assert search(ft, pattern="needle") == {"total_count": 2, "matches": [
+            {"path": "./a.bin", "line": 1, "content": "needle here"},
+            {"path": "./b.txt", "line": 1, "content": "needle two"}]}
+
+
 class TestFileNamesThatLookLikeRows:
     """A file named ``notes:12:x.md`` (or with a newline in its name) keeps its name: every
     search reads rg's output with ``--null`` (Hermes split ``path:LINE:`` at the first

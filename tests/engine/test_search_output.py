@@ -134,6 +134,16 @@ class TestBinaryNotices:
         assert result.matches == (SearchMatch("./b", 1, "hi"),)
         assert result.binary_matches == ("./d.docx",)
 
+    def test_a_stopped_search_notice_is_no_row_either(self, decoder):
+        # A walked file whose NUL comes after a match: its rows, then this notice.
+        notice = (b'./a.bin: WARNING: stopped searching binary file after match (found "\\0" '
+                  b"byte around offset 70001)\n")
+        out = b"./a.bin\x001:hi\n" + notice + b"./b.txt\x001:hi\n"
+        result = parse(out, decoder)
+        assert result.matches == (SearchMatch("./a.bin", 1, "hi"), SearchMatch("./b.txt", 1, "hi"))
+        assert result.total_count == 2 and result.binary_matches == ()
+        assert parse(out, decoder, limit=1, offset=1).matches == (SearchMatch("./b.txt", 1, "hi"),)
+
     def test_a_row_holding_the_notice_text_is_a_row(self, decoder):
         out = b"./t.py\x007:" + self.NOTICE
         result = parse(out, decoder)

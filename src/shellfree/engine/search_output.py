@@ -60,25 +60,30 @@ _ROW_MARK = re.compile(rb"\0[0-9]+:")
 _ROW_MARK_WITH_CONTEXT = re.compile(rb"\0[0-9]+[:-]")
 
 
-# rg's notice for a file named as a root that holds a NUL and matches: one line, its path and
-# no NUL (--null does not apply to it), "\0" written out. A row's content may hold the same
-# text, but a row has a NUL after its path on that line.
-_BINARY_NOTICE = b': binary file matches (found "\\0" byte around offset '
+# rg's notices about binary data, on stdout among the rows, one line each, a path and no NUL
+# (--null does not apply to them), "\0" written out:
+#   PATH: binary file matches (found "\0" byte around offset N)   (a root that is a file)
+#   PATH: WARNING: stopped searching binary file after match (found "\0" byte around offset N)
+# (a walked file whose NUL comes after a match, in a later fill of rg's buffer: its rows before
+# the notice are printed). A row's content may hold the same text, but a row has a NUL after its
+# path on that line.
+_NOTICE_TAIL = b'(found "\\0" byte around offset '
 _NOTICE_END = re.compile(rb"[0-9]+\)\n")
+_BINARY_MATCHES = b": binary file matches "
 
 
 def _binary_notices(stdout: bytes) -> list[tuple[int, int]]:
-    """The (start, end after its newline) of each binary-file notice line in content output.
+    """The (start, end after its newline) of each binary-data notice line in content output.
     A notice's path is taken to start after the previous newline (a newline in that path makes
     rg's output ambiguous; the rows stay whole either way, see _leading_rows)."""
     notices = []
-    hit = stdout.find(_BINARY_NOTICE)
+    hit = stdout.find(_NOTICE_TAIL)
     while hit >= 0:
         start = stdout.rfind(b"\n", 0, hit) + 1
-        tail = _NOTICE_END.match(stdout, hit + len(_BINARY_NOTICE))
+        tail = _NOTICE_END.match(stdout, hit + len(_NOTICE_TAIL))
         if tail is not None and stdout.find(b"\0", start, hit) < 0:
             notices.append((start, tail.end()))
-        hit = stdout.find(_BINARY_NOTICE, hit + 1)
+        hit = stdout.find(_NOTICE_TAIL, hit + 1)
     return notices
 
 
@@ -134,11 +139,13 @@ def parse_search_output(
             limit_reason=reason,
         )
     # Every row is counted, but only the page's rows are split and decoded: a common word's
-    # search prints 200,000 rows for a page of 50. A notice has no NUL, so it is no row.
+    # search prints 200,000 rows for a page of 50. A notice has no NUL, so it is no row; one
+    # that a file matched but its lines are not shown names the file in the warning.
     notices = _binary_notices(run.stdout)
     rows, rest = _leading_rows(run.stdout, end, context, [stop for _, stop in notices])
     total = len(rows) + _count_rows(run.stdout, rest, context)
-    binary = tuple(run.stdout[start:stop].rpartition(_BINARY_NOTICE)[0] for start, stop in notices)
+    lines = [run.stdout[start:stop] for start, stop in notices]
+    binary = tuple(line.rpartition(_BINARY_MATCHES)[0] for line in lines if _BINARY_MATCHES in line)
     return SearchResult(
         total_count=total, matches=tuple(_match(row, decoder) for row in rows[offset:end]),
         truncated=total > end or incomplete, total_count_is_lower_bound=incomplete,
@@ -159,7 +166,7 @@ def _leading_rows(stdout: bytes, wanted: int, context: int,
         nul = stdout.find(b"\0", pos)
         if nul < 0:
             break  # no row left (the output cap cuts at a line's end)
-        # Binary-file notices (*notice_ends*: where each ends) before this row are skipped;
+        # Binary-data notices (*notice_ends*: where each ends) before this row are skipped;
         # read with the row, the notice would become the start of its path.
         skip = bisect.bisect_right(notice_ends, nul)
         if skip and notice_ends[skip - 1] > pos:
