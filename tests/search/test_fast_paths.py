@@ -22,7 +22,7 @@ from shellfree.search.printer import PrintOptions, StandardPrinter
 from shellfree.search.searcher import (
     SearchConfig,
     absence_test,
-    fused_literals,
+    fusable,
     literal_line_spans,
     quits_within,
     search_bytes,
@@ -48,10 +48,10 @@ def test_fused_literal_search_prints_what_the_general_path_prints(
     data, patterns, with_filename, null, line_number, max_columns
 ):
     matcher = compile_patterns(patterns, PatternOptions())
-    literals = fused_literals(matcher) if matcher.exact_literals else None
+    fused = fusable(matcher) and matcher.exact_literals
     # The translator declines some non-ASCII sets; those never reach the fused search.
-    assume(literals is not None or any(not p.isascii() for p in patterns))
-    if literals is None:
+    assume(fused or any(not p.isascii() for p in patterns))
+    if not fused:
         return
     options = PrintOptions(with_filename=with_filename, null=null, line_number=line_number,
                            max_columns=max_columns)
@@ -85,7 +85,7 @@ def test_fused_search_with_a_confirming_regex_prints_what_the_general_path_print
     data, patterns, word, line, line_number, max_columns
 ):
     matcher = compile_patterns(patterns, PatternOptions(word=word, line=line))
-    if fused_literals(matcher) is None:
+    if not fusable(matcher):
         return  # no required literal: never fused
     printer = StandardPrinter(PrintOptions(line_number=line_number, max_columns=max_columns))
     expected = printer.print_file(b"f", search_bytes(data, matcher, SearchConfig()))
@@ -101,8 +101,9 @@ def test_fused_search_with_a_confirming_regex_prints_what_the_general_path_print
 
 def test_inner_literals_are_fused_with_a_confirming_regex():
     matcher = compile_patterns(["\\w+Error"], PatternOptions())
-    assert fused_literals(matcher) == (b"Error",) and not matcher.exact_literals
-    assert fused_literals(compile_patterns(["\\AError"], PatternOptions())) is None  # \A: per line
+    assert fusable(matcher) and matcher.required_literals == ("Error",)
+    assert not matcher.exact_literals
+    assert not fusable(compile_patterns(["\\AError"], PatternOptions()))  # \A: per line
 
 
 @pytest.mark.parametrize(
@@ -121,7 +122,7 @@ def test_the_fused_search_is_refused_for_options_that_print_more(options):
 )
 def test_only_plain_literal_sets_skip_the_confirming_regex(patterns, options):
     matcher = compile_patterns(patterns, PatternOptions(**options))
-    assert fused_literals(matcher) is None or not matcher.exact_literals
+    assert not fusable(matcher) or not matcher.exact_literals
 
 
 @settings(max_examples=400, deadline=None)
@@ -159,8 +160,9 @@ def test_patterns_with_required_literals_have_an_absence_test(patterns, options)
     assert absent is not None and absent(b"nothing here\n") and not absent(b"Error TODO needle UNICODE")
 
 
-def test_a_pattern_without_a_literal_has_no_absence_test():
-    assert absence_test(compile_patterns(["[a-z]+"], PatternOptions())) is None
+def test_a_pattern_without_a_literal_or_a_run_has_no_absence_test():
+    # (a pattern with a run of bytes from a small set has one: tests/search/test_class_run.py)
+    assert absence_test(compile_patterns(["[A-Z][a-z]+[A-Z]"], PatternOptions())) is None
 
 
 @pytest.fixture

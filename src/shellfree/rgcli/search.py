@@ -29,7 +29,7 @@ from shellfree.search.searcher import (
     SearchConfig,
     SearchTimeout,
     absence_test,
-    fused_literals,
+    fusable,
     literal_line_spans,
     quits_within,
     search_bytes,
@@ -328,14 +328,14 @@ class _Search:
             if walked.binary == BINARY_QUIT else None
         )
         # The fused literal search (search/plain_literal.py) needs a pattern with required
-        # literals and a search whose lines are independent and all printed; the printer has
-        # its own conditions (plain_match_lead).
+        # literals or a run of bytes (search/class_run.py) and a search whose lines are
+        # independent and all printed; the printer has its own conditions (plain_match_lead).
         plain_search = (
             self.standard is not None
             and not (before or after or args.invert or args.max_count is not None)
             and not self.config.stop_at_first
         )
-        self.plain_fused = plain_search and fused_literals(matcher) is not None
+        self.plain_fused = plain_search and fusable(matcher)
         self.matched_any = False
         self.searched_any = False
         self.printed_before = False

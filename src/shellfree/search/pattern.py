@@ -31,6 +31,7 @@ from shellfree._record import Record
 from shellfree.search.decode import ByteOffsets
 from shellfree.search import regex_syntax as S
 from shellfree.search import regex_translate as T
+from shellfree.search.class_run import ClassRun, required_run
 from shellfree.search.errors import PatternError
 
 if TYPE_CHECKING:
@@ -116,6 +117,10 @@ class CompiledPattern(Record):
     # Line mode under --crlf with a (?m) anchor: the regex for a text whose end is its
     # haystack's end even after a "\r" (see Translation.text_end_source); compiled on first use.
     text_end: Optional["regex.Pattern[str]"] = None
+    # Line mode, no required or folded literal: a run of bytes from one set that every match
+    # holds, found in the text translated by its table (see class_run); None when no run is
+    # selective enough.
+    class_run: Optional[ClassRun] = None
 
     @property
     def source(self) -> str:
@@ -378,5 +383,8 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
                            around_literal=None if tr.literal_split is None
                            else LazyRegex(tr.around_literal_source),
                            lines_alone=tr.lines_alone,
-                           text_end=LazyRegex(tr.text_end_source) if tr.crlf_end_anchors else None)
+                           text_end=LazyRegex(tr.text_end_source) if tr.crlf_end_anchors else None,
+                           class_run=None if tr.required_literals or tr.folded_literals
+                           or tr.text_anchors or tr.can_match_newline
+                           else required_run(tr.hir))
 

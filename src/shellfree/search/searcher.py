@@ -223,6 +223,9 @@ class _Prepared(Record, mutable=True):
     ascii_kinds: bool  # ... and of any short line's stand-ins (CompiledPattern.ascii_kinds)
     # (the one required literal as text, CompiledPattern.around_literal) or None
     around: tuple[str, object] | None
+    # No literal: (translate table, needle) of CompiledPattern.class_run, the needle looked
+    # for in the text translated by the table; None when the pattern has none.
+    run: tuple[bytes, bytes] | None
 
     def charge_folded(self, size: int) -> None:
         """Count *size* bytes scanned for the one folded literal with bytes.lower() and find;
@@ -244,6 +247,7 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
     ascii_regex = getattr(matcher, "ascii_regex", None)
     around = getattr(matcher, "around_literal", None)
     folded = None if literals else getattr(matcher, "folded_prefilter", None)
+    run = None if literals or folded else getattr(matcher, "class_run", None)
     prepared = _Prepared(
         literals=literals or None,
         rare_offsets=tuple(rarest_byte(lit) if lit else 0 for lit in literals),
@@ -251,7 +255,8 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
         crlf_strip=getattr(matcher, "crlf_line_by_line", False),
         budget_short=not getattr(matcher, "short_lines_safe", False),
         exact=(bool(literals) and getattr(matcher, "exact_literals", False))
-        or (bool(folded) and getattr(matcher, "folded_exact", False)),
+        or (bool(folded) and getattr(matcher, "folded_exact", False))
+        or (run is not None and run.exact),
         folded=folded,
         folded_offsets=tuple(rarest_byte(lit) for lit in folded or ()),
         folded_scan=_folded_scan(folded) if _regex_loaded() else None,
@@ -260,6 +265,7 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
         ascii_search=None if ascii_regex is None else ascii_regex.search,
         ascii_kinds=getattr(matcher, "ascii_kinds", False),
         around=(matcher.required_literals[0], around) if around is not None else None,
+        run=None if run is None else (run.table, run.needle),
     )
     if len(_PREPARED) > 64:
         _PREPARED.clear()
@@ -296,7 +302,14 @@ def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":
     if matcher.matches_nothing:
         return None
     prepared = _prepare(matcher)
-    literals, folded = prepared.literals, prepared.folded
+    literals, folded, run = prepared.literals, prepared.folded, prepared.run
+    if run is not None:
+        table, needle = run
+
+        def absent_run(data: bytes) -> bool:
+            return data.translate(table).find(needle) < 0 and not data.startswith(TRANSCODED_BOMS)
+
+        return absent_run
     if literals and all(literals):  # an empty literal is in every file: nothing to prove
         specs = _find_specs(literals, prepared.rare_offsets)
 
@@ -379,17 +392,18 @@ def _holds_one(data: bytes, specs: tuple) -> bool:
     return False
 
 
-def fused_literals(matcher: MatcherLike) -> tuple[bytes, ...] | None:
-    """The required non-empty byte literals of a line-by-line pattern whose matching lines
-    :func:`literal_line_spans` finds from them (the regex confirming each candidate unless
-    the pattern is nothing but literals), or None: a pattern without them, or one with
-    ``\\A``/``\\z``, which anchor to each line's own text, so every line is searched."""
+def fusable(matcher: MatcherLike) -> bool:
+    """Whether :func:`literal_line_spans` finds the matching lines of a line-by-line pattern:
+    from its required non-empty literals, or from the run of bytes every match holds
+    (CompiledPattern.class_run), the regex confirming each candidate unless the pattern is
+    nothing but them. Not a pattern without either, nor one with ``\\A``/``\\z``, which
+    anchor to each line's own text, so every line is searched."""
     if matcher.matches_nothing or matcher.can_match_newline or getattr(matcher, "whole_text", False):
-        return None
+        return False
     prepared = _prepare(matcher)
-    if not prepared.literals or not all(prepared.literals) or prepared.text_anchors:
-        return None
-    return prepared.literals
+    if prepared.text_anchors:
+        return False
+    return prepared.run is not None or (bool(prepared.literals) and all(prepared.literals))
 
 
 def literal_line_spans(
@@ -397,7 +411,7 @@ def literal_line_spans(
     in_fills: bool = False,
 ) -> Iterator[tuple[int, int]]:
     """(start, end before the terminator) of each line of *data* the pattern matches, for a
-    pattern with :func:`fused_literals`: the searcher's own candidate scan (_Lines). May
+    :func:`fusable` pattern: the searcher's own candidate scan (_Lines). May
     raise SearchTimeout.
 
     A candidate line longer than *longest* bytes (terminator included) is yielded without
@@ -407,7 +421,9 @@ def literal_line_spans(
     lines = _Lines(data, len(data), matcher, timeout, longest=longest)
     lines.in_fills = in_fills
     prepared = _prepare(matcher)
-    return lines._by_literals(prepared.literals, prepared.rare_offsets)
+    if prepared.literals:
+        return lines._by_literals(prepared.literals, prepared.rare_offsets)
+    return lines._by_run(*prepared.run)
 
 
 class _Lines:
@@ -451,6 +467,7 @@ class _Lines:
         self.ascii_search = prepared.ascii_search
         self.ascii_kinds = prepared.ascii_kinds
         self.around = prepared.around
+        self.run = prepared.run
         # --crlf, (?m) anchors: the matcher for a text whose end is its haystack's end after
         # a "\r" (CompiledPattern.text_end); None when the pattern needs none.
         text_end = getattr(matcher, "text_end", None)
@@ -682,7 +699,15 @@ class _Lines:
             # letters lowered (which keeps every byte where it was).
             lowered = self.lowered if self.lowered is not None else self.buf.lower()
             return self._by_literals(self.folded, self.folded_offsets, lowered)
+        if self.run is not None:
+            return self._by_run(*self.run)
         return self._by_scan()
+
+    def _by_run(self, table: bytes, needle: bytes) -> Iterator[tuple[int, int]]:
+        # The run every match holds is a literal of the translated text, which keeps every
+        # byte where it was (see class_run); the needle's byte is common, so it is looked
+        # for with bytes.find (offset 0 of LiteralFinder never jumps for it).
+        return self._by_literals((needle,), (0,), self.buf[: self.end].translate(table))
 
     def _by_folded_scan(self, search) -> Iterator[tuple[int, int]]:
         # As _by_literals, the candidates found by the regex module's folded scan.
