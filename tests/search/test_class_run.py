@@ -81,10 +81,21 @@ def test_the_run_spans_consecutive_items_of_the_pattern():
     (".{10,}", {}),
     ("return", {}),            # a literal is looked for as a literal
     ("\\w+Error", {}),
+    ("[a-z]+_[a-z]+", {}),     # a run of 3 letters or "_" carries fewer bits than "_"
+    ("\\w+\\(", {}),
     ("[a-z\\n]{14,}", {"multiline": True}),  # -U, a match across lines: the whole text
 ])
 def test_runs_most_lines_hold_or_patterns_with_literals_get_none(pattern, options):
     assert _run(pattern, **options) is None
+
+
+def test_a_run_is_looked_for_instead_of_a_literal_of_one_common_character():
+    matcher = compile_patterns(["[A-Z]{2,}_[A-Z]{2,}"], PatternOptions())
+    assert matcher.required_literals == ("_",)
+    assert (matcher.class_run.length, matcher.class_run.exact) == (5, False)
+    assert _members(matcher.class_run) == b"ABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+    assert _run("\\d{3}-\\d{4}").length == 8
+    assert _run("\\d+\\.\\d+").length == 3
 
 
 @pytest.mark.parametrize("pattern", ["\\A[a-z]{5}", "[a-z]{5}\\z"])
@@ -92,13 +103,14 @@ def test_a_pattern_with_text_anchors_gets_none(pattern):
     assert _run(pattern) is None
 
 
-PIECES = [b"a", b"abcdef", b"ABCDEF", b"_", b"0", b"12345", b" ", b"\t", b"\n", b"\r\n",
+PIECES = [b"a", b"abcdef", b"ABCDEF", b"_", b"0", b"12345", b".", b" ", b"\t", b"\n", b"\r\n",
           b"\xff", b"\xc3\xa9", b"\xe2\x84\xaa", b"\xb6", b"xyzxyzxyz", b"-", b"\0"]
 data_strategy = st.lists(st.sampled_from(PIECES), max_size=50).map(b"".join)
 RUN_PATTERNS = ["[a-z]{4,}", "[a-z]{3}", "[0-9a-f]{5}", "\\w{6,}", "\\w{6,}[0-9]",
                 "\\b[a-z]{6,8}\\b", "[a-z]{3}[0-9]{2}", "\\S{20,}", ".{40,}", "[A-Z_]{4,}",
                 "[[:alpha:]]{5}", "(?:[a-c]|[x-z]){4}", "\\p{Greek}{2}\\w{5}",
-                "[a-zé]{4}", "(?-u:[a-f\\xff]){4}", "(?:[a-f]{2}|[0-9]{5}){3}"]
+                "[a-zé]{4}", "(?-u:[a-f\\xff]){4}", "(?:[a-f]{2}|[0-9]{5}){3}",
+                "[A-F]{2,}_[A-F]{2,}", "\\d+\\.\\d+", "[0-9a-f]{3}-[0-9]{2}"]
 
 
 @settings(max_examples=500, deadline=None)
@@ -163,7 +175,7 @@ def test_the_run_patterns_are_looked_for_as_runs():
 def run_tree(isolated):
     (isolated / "words.txt").write_bytes(
         b"short words only\nextraordinarily long\n  indentation_is_not_a_run\n"
-        b"deadbeef and cafebabe00\nlast line unterminatedlongword")
+        b"deadbeef and cafebabe00\nMAX_SIZE = 12.5 # dead-be\nlast line unterminatedlongword")
     (isolated / "crlf.txt").write_bytes(b"abcdefghijklmnop\r\nab\r\n0123456789abcdef\r\n")
     (isolated / "utf8.txt").write_bytes("naïveté résumé élémentaire\nκαλημέρα κόσμε\n".encode())
     (isolated / "invalid.txt").write_bytes(b"abc\xffdefghijklmn\n\xb6abcdefghijklmnopq\n")
@@ -181,7 +193,9 @@ def run_tree(isolated):
      ["-n", "-i", "[a-z]{14,}"], ["-n", "-w", "[a-z]{6,}"], ["-n", "-x", "[a-z]{16}"],
      ["-n", "--crlf", "[a-z]{14,}$"], ["-n", ".{100,}"], ["-n", "-M", "40", ".{100,}"],
      ["-n", "\\w{8,}"], ["-n", "-a", "[a-z]{14,}"], ["-n", "-C1", "[0-9a-f]{8}"],
-     ["-n", "--column", "\\S{12,}"], ["-n", "[[:lower:]]{6}[[:digit:]]{2}"]],
+     ["-n", "--column", "\\S{12,}"], ["-n", "[[:lower:]]{6}[[:digit:]]{2}"],
+     ["-n", "[A-Z]{2,}_[A-Z]{2,}"], ["-n", "-o", "\\d+\\.\\d+"], ["-c", "[a-f]{4}-[a-f]{2}"],
+     ["-n", "[a-z]{4,}_[a-z]{2,}"]],
 )
 def test_the_command_with_runs_prints_what_rg_prints(run_tree, reference_rg, args):
     same(reference_rg, args)

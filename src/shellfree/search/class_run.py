@@ -72,13 +72,24 @@ class _Span(Record):
     least: int
 
 
-def required_run(hir) -> Optional[ClassRun]:
+def required_run(hir, literals: Optional[tuple] = None) -> Optional[ClassRun]:
     """The most selective run every match of the translated pattern *hir* holds, or None when
     none is worth looking for (see _MIN_BITS): the pattern itself when it is a repetition of
-    one ASCII class, any run being a match then."""
+    one ASCII class, any run being a match then.
+
+    *literals*: the pattern's required literals, one of which every match holds. A literal of
+    one ASCII character is a poor needle (``_`` of ``[A-Z]{2,}_[A-Z]{2,}`` is in most lines of
+    Python, ``.`` of ``\\d+\\.\\d+`` in many): a run that carries more bits than they
+    together do is looked for instead; longer literals are always better needles."""
+    floor = 0.0
+    if literals:
+        if not all(len(lit) == 1 and lit.isascii() for lit in literals):
+            return None
+        share = min(sum(SHARES[ord(lit)] for lit in literals) / 1e6, _MAX_SHARE)
+        floor = -math.log2(share) if share else math.inf
     top = _uncaptured(hir)
     whole = _span(top)
-    if _is_run(top, whole) and whole.mask:
+    if _is_run(top, whole) and whole.mask and not literals:
         return ClassRun(_table(whole), whole.least, True)
     items = top.items if isinstance(top, T.HConcat) else (top,)
     spans = [_span(item) for item in items]
@@ -94,7 +105,7 @@ def required_run(hir) -> Optional[ClassRun]:
             bits = _bits(mask, high, least)
             if least >= _MIN_LENGTH and bits > best_bits:
                 best, best_bits = _Span(mask, high, least), bits
-    if best is None or best_bits < _MIN_BITS:
+    if best is None or best_bits < max(_MIN_BITS, floor):
         return None
     return ClassRun(_table(best), best.least, False)
 

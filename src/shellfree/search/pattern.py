@@ -117,9 +117,9 @@ class CompiledPattern(Record):
     # Line mode under --crlf with a (?m) anchor: the regex for a text whose end is its
     # haystack's end even after a "\r" (see Translation.text_end_source); compiled on first use.
     text_end: Optional["regex.Pattern[str]"] = None
-    # Line mode, no required or folded literal: a run of bytes from one set that every match
-    # holds, found in the text translated by its table (see class_run); None when no run is
-    # selective enough.
+    # Line mode, no folded literal and no required literal longer than one character: a run of
+    # bytes from one set that every match holds, found in the text translated by its table
+    # (see class_run) instead of the literals; None when no run is more selective.
     class_run: Optional[ClassRun] = None
 
     @property
@@ -384,7 +384,7 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
                            else LazyRegex(tr.around_literal_source),
                            lines_alone=tr.lines_alone,
                            text_end=LazyRegex(tr.text_end_source) if tr.crlf_end_anchors else None,
-                           class_run=None if tr.required_literals or tr.folded_literals
-                           or tr.text_anchors or tr.can_match_newline
-                           else required_run(tr.hir))
+                           class_run=None if tr.folded_literals or tr.text_anchors
+                           or tr.can_match_newline
+                           else required_run(tr.hir, tr.required_literals))
 

@@ -243,11 +243,12 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
     entry = _PREPARED.get(id(matcher))
     if entry is not None and entry[0] is matcher:
         return entry[1]
-    literals = tuple(to_bytes(lit) for lit in matcher.required_literals or ())
+    # A class run is chosen over one-character literals (class_run.required_run).
+    run = getattr(matcher, "class_run", None)
+    literals = () if run else tuple(to_bytes(lit) for lit in matcher.required_literals or ())
     ascii_regex = getattr(matcher, "ascii_regex", None)
     around = getattr(matcher, "around_literal", None)
-    folded = None if literals else getattr(matcher, "folded_prefilter", None)
-    run = None if literals or folded else getattr(matcher, "class_run", None)
+    folded = None if literals or run else getattr(matcher, "folded_prefilter", None)
     prepared = _Prepared(
         literals=literals or None,
         rare_offsets=tuple(rarest_byte(lit) if lit else 0 for lit in literals),
