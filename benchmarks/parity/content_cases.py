@@ -29,7 +29,7 @@ from benchmarks.parity.trees import (
 )
 from benchmarks.parity.walk_cases import Case, CaseDraft, FlagSpec, draw_cwd
 
-CONTENT_GENERATOR_VERSION = 1
+CONTENT_GENERATOR_VERSION = 2
 """Bumped whenever the generator changes what a seed produces (reports print it next to each seed)."""
 
 # ---------------------------------------------------------------------------------------------
@@ -336,9 +336,9 @@ class PatternGrammar:
         """Returns one random sub-pattern (the grammar's main production)."""
         rng = self.rng
         kinds = ["literal", "concat", "alternation", "class", "quantified", "anchored", "boundary",
-                 "group", "flags", "dot", "escape"]
+                 "group", "flags", "dot", "escape", "run"]
         weights = [30, 12 if depth < 2 else 0, 10 if depth < 2 else 0, 8, 12, 7, 7,
-                   5 if depth < 2 else 0, 6 if depth < 1 else 0, 5, 3]
+                   5 if depth < 2 else 0, 6 if depth < 1 else 0, 5, 3, 6]
         kind = rng.choices(kinds, weights=weights)[0]
         if kind == "literal":
             return rust_escape(self.literal())
@@ -370,6 +370,8 @@ class PatternGrammar:
             return group
         if kind == "flags":
             return self.flagged(depth)
+        if kind == "run":
+            return self.run()
         if kind == "dot":
             a, b = rust_escape(self.literal()), rust_escape(self.literal())
             if self.unbounded == 0 and rng.random() < 0.5:
@@ -379,6 +381,17 @@ class PatternGrammar:
         codepoint = ord(rng.choice(self.literal() or "a"))
         return rng.choice([f"\\x{{{codepoint:x}}}", f"\\u{{{codepoint:X}}}", f"\\x{codepoint:02x}"
                            if codepoint < 0x80 else f"\\u{codepoint:04x}" if codepoint < 0x10000 else "\\pL"])
+
+    def run(self) -> str:
+        """Returns a class repeated into a run of 2-9 characters or more, which the candidate
+        may look for as a run of bytes instead of scanning (search/class_run.py)."""
+        rng = self.rng
+        cls = rng.choice(CLASSES + PERL_CLASSES + (".",))
+        low = rng.randint(2, 9)
+        if self.unbounded == 0 and rng.random() < 0.5:
+            self.unbounded += 1
+            return f"{cls}{{{low},}}"
+        return rng.choice([f"{cls}{{{low}}}", f"{cls}{{{low},{low + rng.randint(1, 4)}}}"])
 
     def flagged(self, depth: int) -> str:
         rng = self.rng
