@@ -165,6 +165,22 @@ def test_a_file_the_run_proves_empty_has_no_match(data, pattern, case):
         assert not search_bytes(data, matcher, SearchConfig()).lines
 
 
+def test_the_search_takes_the_translation_of_the_absence_test_only_for_the_same_bytes():
+    from shellfree.search.searcher import _prepare
+
+    matcher = compile_patterns(["[a-z]{5}"], PatternOptions())
+    absent = absence_test(matcher)
+    found, other = b"12 abcdef\n", b"12 345678\n"
+    assert not absent(found)
+    assert _prepare(matcher).translated[0] is found
+    # Another file's bytes are translated afresh (and what was kept is dropped).
+    assert search_bytes(other, matcher, SearchConfig()).lines == []
+    assert _prepare(matcher).translated is None
+    assert not absent(found)
+    assert len(search_bytes(found, matcher, SearchConfig()).lines) == 1
+    assert _prepare(matcher).translated is None
+
+
 def test_the_run_patterns_are_looked_for_as_runs():
     # The generated cases above exercise the prefilter only if these patterns have one.
     without = [p for p in RUN_PATTERNS if _run(p) is None]

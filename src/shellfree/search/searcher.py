@@ -226,6 +226,9 @@ class _Prepared(Record, mutable=True):
     # No literal: (translate table, needle) of CompiledPattern.class_run, the needle looked
     # for in the text translated by the table; None when the pattern has none.
     run: tuple[bytes, bytes] | None
+    # (bytes, their translation by the run's table) that the absence test found the run in,
+    # for the search of the same bytes that follows it (_Lines._by_run); None once taken.
+    translated: tuple[bytes, bytes] | None = None
 
     def charge_folded(self, size: int) -> None:
         """Count *size* bytes scanned for the one folded literal with bytes.lower() and find;
@@ -308,7 +311,11 @@ def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":
         table, needle = run
 
         def absent_run(data: bytes) -> bool:
-            return data.translate(table).find(needle) < 0 and not data.startswith(TRANSCODED_BOMS)
+            hay = data.translate(table)
+            if hay.find(needle) >= 0:
+                prepared.translated = (data, hay)
+                return False
+            return not data.startswith(TRANSCODED_BOMS)
 
         return absent_run
     if literals and all(literals):  # an empty literal is in every file: nothing to prove
@@ -446,6 +453,7 @@ class _Lines:
         lowered: bytes | None = None,
     ):
         prepared = _prepare(matcher)
+        self.prepared = prepared
         self.buf = buf
         # buf.lower(), where the caller made it already (see matching_lines).
         self.lowered = lowered
@@ -707,8 +715,13 @@ class _Lines:
     def _by_run(self, table: bytes, needle: bytes) -> Iterator[tuple[int, int]]:
         # The run every match holds is a literal of the translated text, which keeps every
         # byte where it was (see class_run); the needle's byte is common, so it is looked
-        # for with bytes.find (offset 0 of LiteralFinder never jumps for it).
-        return self._by_literals((needle,), (0,), self.buf[: self.end].translate(table))
+        # for with bytes.find (offset 0 of LiteralFinder never jumps for it). The absence
+        # test may have translated these very bytes (a whole slice is the bytes object).
+        text = self.buf[: self.end]
+        kept = self.prepared.translated
+        self.prepared.translated = None
+        hay = kept[1] if kept is not None and kept[0] is text else text.translate(table)
+        return self._by_literals((needle,), (0,), hay)
 
     def _by_folded_scan(self, search) -> Iterator[tuple[int, int]]:
         # As _by_literals, the candidates found by the regex module's folded scan.
