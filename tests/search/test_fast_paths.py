@@ -330,6 +330,22 @@ def test_a_preview_segments_only_a_prefix_and_gets_the_same_clusters(pieces, inv
     assert first_graphemes(content, count) == text[:end].encode("utf-8", "surrogateescape")
 
 
+@settings(max_examples=300, deadline=None)
+@given(content=st.lists(st.sampled_from([b"a", b"Z", b" ", b"\t", b"\r", b"\n", b"\r\n", b"\x00",
+                                         b"\x7f", b"~"]), max_size=300).map(b"".join),
+       count=st.integers(1, 400))
+def test_ascii_text_without_a_carriage_return_is_one_cluster_per_character(content, count):
+    # The shortcut of _cluster_prefix against the regex module's segmentation ("\r" left to it:
+    # "\r\n" is one cluster).
+    from shellfree.search.printer import _cluster_prefix, _segmented_prefix
+
+    text = content.decode()
+    expected = _segmented_prefix(text, content, count)
+    assert _cluster_prefix(content, count) == expected
+    if b"\r" not in content:
+        assert expected[1:] == (min(count, len(text)),) * 2
+
+
 def test_byte_ranks_order_every_byte_once_with_upper_case_rarer_than_lower_case():
     from shellfree.search.byte_ranks import RANKS
 

@@ -80,9 +80,20 @@ def first_graphemes(content: bytes, count: int) -> bytes:
 def _cluster_prefix(content: bytes, count: int) -> tuple[str, int, int]:
     """(*content* decoded with each invalid byte as a lone surrogate, where its first *count*
     clusters end in that text, how many it has up to *count*)."""
+    text = content.decode("utf-8", "surrogateescape")
+    if text.isascii() and "\r" not in text:
+        # Each ASCII character is a cluster of its own but a "\r" before a "\n" (UAX #29,
+        # GB3-GB5): no segmentation needed, which for a preview of 500 clusters cost 1.5 ms.
+        found = min(count, len(text))
+        return text, found, found
+    return _segmented_prefix(text, content, count)
+
+
+def _segmented_prefix(text: str, content: bytes, count: int) -> tuple[str, int, int]:
+    """:func:`_cluster_prefix` by the regex module's segmentation of *text*, the decoded
+    *content*."""
     import regex  # loaded only when a preview is asked for
 
-    text = content.decode("utf-8", "surrogateescape")
     segmented = text
     if not text.isascii():
         # rg's clusters know no character newer than its Unicode data; the regex module's
