@@ -18,7 +18,9 @@ from benchmarks.parity_search_files.trees import HIDDEN_WORDS, VOCABULARY, Searc
 __all__ = ["Case", "draw_case"]
 
 REGEXES = (r"\balpha\b", r"fo+", r"\d+", r"[A-Z]\w+", r"^def", r"y$", r"a|b", r"(?i)needle",
-           r"\w+\(x\)", r"é", r"\s{4}\w", r"[[:upper:]]{3}", r"\p{Han}+", r".", r"^$")
+           r"\w+\(x\)", r"é", r"\s{4}\w", r"[[:upper:]]{3}", r"\p{Han}+", r".", r"^$",
+           # Runs of bytes from one set (search/class_run.py): alone, and instead of "_".
+           r"[a-z]{6,}", r"\w{10,}", r"[0-9a-f]{4,}", r".{40,}", r"[A-Z]+_[A-Z]+")
 METACHARACTER_LITERALS = ("print(x)", "f(x)", "a.b", "[i]", "x*y", "a+b", "q?", "{k}", "a|b",
                           "$HOME", "path\\to", "end$", "^start")
 MULTILINE = (r"alpha\nbeta", r"return\n", "foo\nbar", r"\n\n", r"needle\\n")
