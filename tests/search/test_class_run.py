@@ -179,6 +179,10 @@ def test_the_search_takes_the_translation_of_the_absence_test_only_for_the_same_
     assert not absent(found)
     assert len(search_bytes(found, matcher, SearchConfig()).lines) == 1
     assert _prepare(matcher).translated is None
+    # A large file's translation is not kept: a search that stops before taking it would
+    # leave it with the cached matcher.
+    assert not absent(b"abcdef\n" * 40_000)
+    assert _prepare(matcher).translated is None
 
 
 def test_the_run_patterns_are_looked_for_as_runs():

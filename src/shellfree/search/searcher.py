@@ -313,7 +313,8 @@ def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":
         def absent_run(data: bytes) -> bool:
             hay = data.translate(table)
             if hay.find(needle) >= 0:
-                prepared.translated = (data, hay)
+                if len(data) <= _KEEP_TRANSLATION_BELOW:
+                    prepared.translated = (data, hay)
                 return False
             return not data.startswith(TRANSCODED_BOMS)
 
@@ -398,6 +399,13 @@ def _holds_one(data: bytes, specs: tuple) -> bool:
         elif data.find(literal[k : k + 1]) >= 0 and LiteralFinder(literal, k).present(data):
             return True
     return False
+
+
+_KEEP_TRANSLATION_BELOW = 1 << 18
+"""The largest file whose translation the absence test keeps for the search (_Prepared.translated):
+a search that ends before it takes it (binary data, a NUL in the head) leaves it with the
+prepared matcher, of which up to 64 are kept, so what may linger is bounded; over this size the
+second translation costs little beside the rest of the search."""
 
 
 def fusable(matcher: MatcherLike) -> bool:
