@@ -27,6 +27,17 @@ def optional_reference_rg() -> str | None:
         return None
 
 
+@pytest.fixture(params=["inprocess", "rg"])
+def backend_options(request, optional_reference_rg) -> dict[str, Any]:
+    """FileTools options for each search backend: the in-process engine (none), and the rg
+    backend with the reference binary (skipped when it is not installed)."""
+    if request.param == "inprocess":
+        return {}
+    if optional_reference_rg is None:
+        pytest.skip("reference rg not installed")
+    return {"backend": "rg", "rg_path": optional_reference_rg}
+
+
 @pytest.fixture
 def unix_socket() -> Iterator[str]:
     """The path of a listening Unix socket (in a short directory: socket paths are

@@ -206,14 +206,8 @@ class TestBinaryFileNamedAsRoot:
     Hermes dropped it (and probed: "0 exact matches, but 1 case-insensitive match(es)"), and
     read with --null the notice became the start of the next row's path."""
 
-    @pytest.mark.parametrize("backend", ["inprocess", "rg"])
-    def test_named_and_not_probed(self, tools, optional_reference_rg, backend):
-        options = {}
-        if backend == "rg":
-            if optional_reference_rg is None:
-                pytest.skip("reference rg not installed")
-            options = {"backend": "rg", "rg_path": optional_reference_rg}
-        ft = tools({"bin.dat": "hi\0there\n", "a.txt": "hi\n"}, **options)
+    def test_named_and_not_probed(self, tools, backend_options):
+        ft = tools({"bin.dat": "hi\0there\n", "a.txt": "hi\n"}, **backend_options)
         assert search(ft, pattern="hi", path="bin.dat") == {
             "total_count": 0,
             "warning": "1 binary file(s) matched, whose lines are not shown: bin.dat"}
@@ -229,15 +223,9 @@ class TestBinaryDataAfterAMatch:
     prints its matches, then ``PATH: WARNING: stopped searching binary file after match (…)``
     on stdout, which read with --null became the start of the next row's path."""
 
-    @pytest.mark.parametrize("backend", ["inprocess", "rg"])
-    def test_the_next_row_keeps_its_path(self, tools, optional_reference_rg, backend):
-        options = {}
-        if backend == "rg":
-            if optional_reference_rg is None:
-                pytest.skip("reference rg not installed")
-            options = {"backend": "rg", "rg_path": optional_reference_rg}
+    def test_the_next_row_keeps_its_path(self, tools, backend_options):
         late_nul = b"needle here\n" + b"filler line\n" * 10_000 + b"\0tail\n"
-        ft = tools({"a.bin": late_nul, "b.txt": "needle two\n"}, **options)
+        ft = tools({"a.bin": late_nul, "b.txt": "needle two\n"}, **backend_options)
         assert search(ft, pattern="needle") == {"total_count": 2, "matches": [
             {"path": "./a.bin", "line": 1, "content": "needle here"},
             {"path": "./b.txt", "line": 1, "content": "needle two"}]}
@@ -250,16 +238,11 @@ class TestFileNamesThatLookLikeRows:
 
     NAMES = ["notes:12:x.md", "a-3-b.txt"] + ([] if sys.platform == "win32" else ["new\nline"])
 
-    @pytest.mark.parametrize("backend", ["inprocess", "rg"])
-    def test_every_mode_keeps_the_name(self, tools, optional_reference_rg, backend):
+    def test_every_mode_keeps_the_name(self, tools, backend_options):
         if sys.platform == "win32":
             pytest.skip("':' is not allowed in Windows file names")
-        options = {}
-        if backend == "rg":
-            if optional_reference_rg is None:
-                pytest.skip("reference rg not installed")
-            options = {"backend": "rg", "rg_path": optional_reference_rg}
-        ft = tools({name: "before\nneedle 1:2:3\nafter\n" for name in self.NAMES}, **options)
+        ft = tools({name: "before\nneedle 1:2:3\nafter\n" for name in self.NAMES},
+                   **backend_options)
         paths = sorted("./" + name for name in self.NAMES)
         out = search(ft, pattern="needle")
         assert [(m["path"], m["line"], m["content"]) for m in out["matches"]] == [

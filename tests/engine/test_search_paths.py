@@ -179,7 +179,6 @@ class TestMacOS:
         assert MACOS_PROTECTED_FOLDERS == ("Desktop", "Documents", "Downloads", "Library",
                                            "Movies", "Music", "Pictures")
 
-    @pytest.mark.parametrize("backend", ["inprocess", "rg"])
     @pytest.mark.parametrize("task_root, path, shown", [
         ("home", ".", "./code/f.txt"),
         ("home", "HOME", "HOME/code/f.txt"),
@@ -187,19 +186,14 @@ class TestMacOS:
         ("above", "HOME", "HOME/code/f.txt"),
         ("code", "..", "../code/f.txt"),
     ])
-    def test_every_root_spelling_on_both_backends(self, optional_reference_rg, darwin_home,
-                                                  backend, task_root, path, shown):
+    def test_every_root_spelling_on_both_backends(self, backend_options, darwin_home,
+                                                  task_root, path, shown):
         from shellfree import FileTools
 
-        options = {}
-        if backend == "rg":
-            if optional_reference_rg is None:
-                pytest.skip("reference rg not installed")
-            options = {"backend": "rg", "rg_path": optional_reference_rg}
         cwd = {"home": darwin_home, "above": darwin_home.parent,
                "code": darwin_home / "code"}[task_root]
         path = path.replace("HOME", str(darwin_home))
-        out = search(FileTools(cwd, **options), pattern="needle", path=path)
+        out = search(FileTools(cwd, **backend_options), pattern="needle", path=path)
         assert out["matches"] == [{"path": shown.replace("HOME", str(darwin_home)), "line": 1,
                                    "content": "needle"}]
         assert out["warning"].startswith("Skipped macOS protected folders")
