@@ -212,3 +212,83 @@ def test_the_parent_works_too_and_failures_anywhere_come_back_in_order():
     # A single batch is the parent's own: its failure is reported the same way.
     with pytest.raises(RuntimeError, match="boom at seven"):
         list(map_in_workers([7], fail_at_seven, 2, [True]))
+
+
+def _waits_to_be_seen(marker_dir, in_child_only: bool):
+    """Work that yields 1000 results, then waits (2 s at most) for the consumer to have seen
+    the 300th before it yields its last one: whether it was seen. A batch sent or handed out
+    only whole waits in vain."""
+    import time
+
+    parent = os.getpid()
+
+    def work(x):
+        yield from ((x, i) for i in range(1000))
+        if in_child_only and os.getpid() == parent:
+            time.sleep(0.05)  # the child gets batches too
+            yield (x, "parent")
+            return
+        deadline = time.monotonic() + 2
+        while not (marker_dir / f"seen{x}").exists() and time.monotonic() < deadline:
+            time.sleep(0.005)
+        yield (x, (marker_dir / f"seen{x}").exists())
+
+    return work
+
+
+def _consume(results, marker_dir):
+    out = []
+    for x, value in results:
+        out.append((x, value))
+        if value == 300:
+            (marker_dir / f"seen{x}").touch()
+    return out
+
+
+def test_a_child_s_batch_is_handed_out_while_it_runs(tmp_path):
+    # A subtree is one batch: its results must flow as they are found (printed while the rest
+    # is searched), not wait, all held in memory, for the whole subtree.
+    work = _waits_to_be_seen(tmp_path, in_child_only=True)
+    results = _consume(map_in_workers(list(range(6)), work, 2, [True] * 6), tmp_path)
+    assert [x for x, _ in results] == [x for x in range(6) for _ in range(1001)]
+    last = [value for _, value in results[1000::1001]]
+    assert True in last  # the child ran batches, and each of them was seen while it ran
+    assert set(last) <= {True, "parent"}
+
+
+def test_the_parent_s_own_batch_is_handed_out_while_it_runs(tmp_path):
+    work = _waits_to_be_seen(tmp_path, in_child_only=False)
+    results = _consume(map_in_workers([0], work, 2, [True]), tmp_path)
+    assert results == [*((0, i) for i in range(1000)), (0, True)]
+
+
+def test_results_waiting_for_their_turn_past_the_allowance_go_to_a_file(monkeypatch):
+    # Batch 0 is slow, so whoever does not run it runs ahead; with no memory allowance every
+    # part set aside goes to the temporary file, and comes back in order.
+    import tempfile
+    import time
+
+    from shellfree.rgcli import parallel
+
+    made = []
+    original = tempfile.mkstemp
+
+    def mkstemp(*args, **kwargs):
+        made.append(True)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "_HELD_IN_MEMORY", 0)
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+
+    def results_of(x):
+        return [(x, b"result %d" % x * (x % 7))] * (x % 5)
+
+    def work(x):
+        if x == 0:
+            time.sleep(0.3)
+        return results_of(x)
+
+    items = list(range(3000))
+    results = list(map_in_workers(items, work, 2, [x % 100 == 0 for x in items]))
+    assert results == [r for x in items for r in results_of(x)]
+    assert made  # the parent did set parts aside, in the file

@@ -6,11 +6,12 @@ has walked the top of the tree into units (files, messages, and deferred subtree
 workers walk themselves, perf-study §5.6), so every worker inherits the unit list and the
 compiled matcher copy-on-write. Batch numbers go into one pipe as 4-byte records, which a read
 takes atomically, so idle workers pull the next batch (dynamic load balancing); each forked
-worker writes its results, marshalled and length-prefixed, to its own pipe: results are plain
-values (None, bytes, str, numbers, tuples), which ``marshal`` (built in, loaded at start-up)
-writes and reads in a tenth of ``pickle``'s time and without its import. The parent is a worker
-too, and between its own batches buffers what the others sent; it yields the results strictly
-in batch order, so the output is exactly the serial output.
+worker writes its results in parts of a few hundred, marshalled and length-prefixed, to its own
+pipe: results are plain values (None, bytes, str, numbers, tuples), which ``marshal`` (built in,
+loaded at start-up) writes and reads in a tenth of ``pickle``'s time and without its import. The
+parent is a worker too, and between the parts of its own batches takes what the others sent; it
+yields the results strictly in batch order, so the output is exactly the serial output, and
+yields each part as soon as it is next, so output flows while the rest is searched.
 
 Only the command-line process uses this (see ``Invocation.may_fork``): forking a host that has
 threads is unsafe.
@@ -22,7 +23,7 @@ import marshal
 import os
 import select
 import struct
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 from shellfree.search.walk import Haystack, Subtree, WalkMessage, Walker
 
@@ -32,7 +33,9 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 _INDEX = struct.Struct("<I")
-_FRAME = struct.Struct("<Q")
+# A part's frame: the length of its marshalled results, its batch number, whether it is the
+# batch's last part.
+_FRAME = struct.Struct("<QI?")
 # A pipe holds at least 4 KiB, Linux 64 KiB: the batch numbers are written before the workers
 # start, so there must not be more of them than fit without blocking.
 _MAX_BATCHES = 1000
@@ -73,21 +76,39 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def _run_batch(items: Sequence[T], batch: range, work: Callable[[T], list]) -> tuple[int, object]:
-    """A batch's results, or the text of the traceback that stopped it."""
+#: Results a worker sends, or the parent sets aside, at a time. A subtree's results go in parts
+#: so that what is next in order is printed while the rest is still being searched, and no
+#: process holds a whole subtree's output (the large benchmark tree printed 374 MB for
+#: ``-n '\w{12,}'``, and the parent held nearly all of it at once).
+_PART = 256
+#: Bytes of results, marshalled, that the parent keeps in memory for batches that are not yet
+#: next; past it, further parts go to a temporary file until their turn comes.
+_HELD_IN_MEMORY = 32 << 20
+
+
+def _parts(items: Sequence[T], batch: range, work: Callable[[T], Iterable]) -> Iterator[tuple]:
+    """A batch's results in parts: ``(False, list)``, then ``(True, list)`` for the last one,
+    or ``(True, str)``, the text of the traceback that stopped it, after the parts before."""
+    part: list = []
     try:
-        results = []
         for i in batch:
-            results.extend(work(items[i]))
-        return 0, results
+            for result in work(items[i]):
+                part.append(result)
+                if len(part) >= _PART:
+                    yield False, part
+                    part = []
     except BaseException:  # reported in batch order, wherever it ran
         import traceback  # only a failure needs it
 
-        return 1, traceback.format_exc()
+        if part:
+            yield False, part
+        yield True, traceback.format_exc()
+        return
+    yield True, part
 
 
 def _worker(
-    items: Sequence[T], batches: list[range], work: Callable[[T], list], tasks: int, out: int
+    items: Sequence[T], batches: list[range], work: Callable[[T], Iterable], tasks: int, out: int
 ) -> None:
     """Body of a forked worker: pull batch numbers until the task pipe is empty."""
     while True:
@@ -95,28 +116,31 @@ def _worker(
         if len(record) < _INDEX.size:
             return
         (index,) = _INDEX.unpack(record)
-        failed, results = _run_batch(items, batches[index], work)
-        try:
-            payload = marshal.dumps((index, results if not failed else str(results)))
-        except ValueError:  # a result that is not a plain value: a bug, reported in order
-            import traceback
+        for last, part in _parts(items, batches[index], work):
+            try:
+                payload = marshal.dumps(part)
+            except ValueError:  # a result that is not a plain value: a bug, reported in order
+                import traceback
 
-            payload = marshal.dumps((index, traceback.format_exc()))
-        write_all(out, _FRAME.pack(len(payload)) + payload)
+                payload = marshal.dumps(traceback.format_exc())
+                last = True
+            write_all(out, _FRAME.pack(len(payload), index, last) + payload)
+            if last:
+                break
 
 
 def map_in_workers(
-    items: Sequence[T], work: Callable[[T], list[R]], workers: int, heavy: Sequence[bool]
+    items: Sequence[T], work: Callable[[T], Iterable[R]], workers: int, heavy: Sequence[bool]
 ) -> Iterator[R]:
-    """The results of ``work(item)`` (a list each) for every item, computed by *workers*
+    """The results of ``work(item)`` (an iterable each) for every item, computed by *workers*
     processes and yielded in the order of *items*; ``heavy[i]`` marks an item that gets a
-    batch of its own. A worker's exception is re-raised in the parent as RuntimeError. The
-    results must be values ``marshal`` writes, other than str (which reports a failure).
+    batch of its own. A worker's exception is re-raised in the parent as RuntimeError, after
+    every result before it. The results must be values ``marshal`` writes.
 
     The parent is one of the workers: it forks ``workers - 1`` children and pulls batches
-    from the same task pipe, reading what the children sent between two of its own batches.
-    A parent that only waited would leave a core idle (or cost a fork more) for the little
-    work of merging the results.
+    from the same task pipe, reading what the children sent between two parts of its own
+    batches. A parent that only waited would leave a core idle (or cost a fork more) for the
+    little work of merging the results.
     """
     if not items:
         return
@@ -143,12 +167,32 @@ def map_in_workers(
                 os._exit(status)
         os.close(write_end)
         pipes[read_end] = pid
-    yield from _collect(pipes, batches, lambda batch: _run_batch(items, batch, work), task_read)
+    merge = _Merge(pipes, len(batches))
+    try:
+        while not merge.complete():
+            yield from merge.ready()
+            if merge.complete():
+                break
+            # The task pipe was filled before any fork and its write end is closed: a read
+            # returns a batch number or end of file, never blocks.
+            record = os.read(task_read, _INDEX.size) if merge.tasks_left else b""
+            if len(record) < _INDEX.size:
+                merge.tasks_left = False
+                merge.wait()
+                continue
+            (index,) = _INDEX.unpack(record)
+            for last, part in _parts(items, batches[index], work):
+                merge.add(index, last, part)
+                merge.poll()
+                yield from merge.ready()
+    finally:
+        os.close(task_read)
+        merge.close()
 
 
 def _widen(fd: int) -> None:
     """Give a result pipe 1 MiB where the system allows it (Linux): the parent reads results
-    only between its own batches, and a child whose results fill the pipe waits until then."""
+    only between parts of its own batches, and a child whose results fill the pipe waits."""
     try:
         import fcntl
 
@@ -157,65 +201,121 @@ def _widen(fd: int) -> None:
         pass  # another system, or a lower limit: the default pipe only means more waiting
 
 
-def _collect(
-    pipes: dict[int, int], batches: list[range], run_batch: Callable, tasks: int
-) -> Iterator:
-    count = len(batches)
-    # poll, not selectors: this runs only where fork does (POSIX), and selectors costs an
-    # import at every search's start.
-    poller = select.poll()
-    open_fds = set(pipes)
-    buffers: dict[int, bytearray] = {}
-    for fd in pipes:
-        poller.register(fd, select.POLLIN)
-        buffers[fd] = bytearray()
-    done: dict[int, object] = {}
-    next_index = 0
-    tasks_left = True
-    try:
-        while next_index < count:
-            if next_index in done:
-                result = done.pop(next_index)
-                if isinstance(result, str):
-                    raise RuntimeError(f"a search worker failed:\n{result}")
-                yield from result  # type: ignore[misc]
-                next_index += 1
+class _Merge:
+    """The parent's side of the merge: the parts of every batch, received from the children or
+    made by the parent, handed out strictly in batch order.
+
+    A part that is next in order is kept as it came and handed out at once. The others wait
+    marshalled, in memory up to ``_HELD_IN_MEMORY`` bytes and past it in a temporary file: on
+    output-heavy searches the parent, a child or both run ahead of the batch that is next, and
+    what they found must wait somewhere (only the page cache holds it there, not this process).
+    """
+
+    def __init__(self, pipes: dict[int, int], count: int) -> None:
+        self.pipes = pipes
+        self.count = count
+        self.next_index = 0
+        self.tasks_left = True
+        # Per batch not yet handed out: its parts in order (a list of results, a marshalled
+        # one, or where one lies in the spill file), and whether its last part has come.
+        self.parts: dict[int, list] = {}
+        self.finished: set[int] = set()
+        self.held = 0
+        self.spill: int | None = None  # fd of the temporary file
+        self.spilled = 0
+        # poll, not selectors: this runs only where fork does (POSIX), and selectors costs
+        # an import at every search's start.
+        self.poller = select.poll()
+        self.buffers: dict[int, bytearray] = {}
+        for fd in pipes:
+            self.poller.register(fd, select.POLLIN)
+            self.buffers[fd] = bytearray()
+
+    def complete(self) -> bool:
+        return self.next_index >= self.count
+
+    def add(self, index: int, last: bool, part) -> None:
+        """Take a part of batch *index*: a list of results, a failure's text, or either of them
+        marshalled."""
+        queue = self.parts.setdefault(index, [])
+        if index == self.next_index:
+            queue.append(marshal.loads(part) if part.__class__ is bytes else part)
+        else:
+            queue.append(self._set_aside(part if part.__class__ is bytes else marshal.dumps(part)))
+        if last:
+            self.finished.add(index)
+
+    def _set_aside(self, payload: bytes):
+        """*payload* itself while the memory allowance lasts, else where it was written."""
+        if self.held + len(payload) <= _HELD_IN_MEMORY:
+            self.held += len(payload)
+            return payload
+        if self.spill is None:
+            import tempfile  # only an output-heavy search gets here
+
+            self.spill, name = tempfile.mkstemp(prefix="shellfree-")
+            os.unlink(name)  # POSIX (the only place forking runs): gone when closed
+        offset = self.spilled
+        view = memoryview(payload)
+        while view:
+            view = view[os.pwrite(self.spill, view, offset + len(payload) - len(view)):]
+        self.spilled += len(payload)
+        return (offset, len(payload))
+
+    def ready(self) -> Iterator:
+        """Every result that is next in order and has come, handed out."""
+        while self.next_index < self.count:
+            index = self.next_index
+            queue = self.parts.get(index)
+            if queue:
+                part = queue.pop(0)
+                if part.__class__ is bytes:
+                    self.held -= len(part)
+                    part = marshal.loads(part)
+                elif part.__class__ is tuple:
+                    offset, size = part
+                    part = marshal.loads(os.pread(self.spill, size, offset))
+                if part.__class__ is str:
+                    raise RuntimeError(f"a search worker failed:\n{part}")
+                yield from part
+            elif index in self.finished:
+                self.finished.discard(index)
+                self.parts.pop(index, None)
+                self.next_index += 1
+            else:
+                return
+
+    def poll(self) -> None:
+        """Take what the children have sent, without waiting."""
+        if self.buffers:
+            self._receive(0)
+
+    def wait(self) -> None:
+        """Wait for the children to send something (the parent has no batch left to run)."""
+        if not self.buffers:
+            raise RuntimeError("search workers exited before finishing their batches")
+        self._receive(None)
+
+    def _receive(self, timeout) -> None:
+        for fd, _ in self.poller.poll(timeout):
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                self.poller.unregister(fd)
+                del self.buffers[fd]
                 continue
-            timeout = None
-            if tasks_left:
-                # The task pipe was filled before any fork and its write end is closed: a
-                # read returns a batch number or end of file, never blocks.
-                record = os.read(tasks, _INDEX.size)
-                if len(record) == _INDEX.size:
-                    (index,) = _INDEX.unpack(record)
-                    failed, results = run_batch(batches[index])
-                    done[index] = results if not failed else str(results)
-                    timeout = 0  # only take what the children have sent meanwhile
-                else:
-                    tasks_left = False
-                    continue
-            if not open_fds:
-                if timeout == 0:
-                    continue
-                raise RuntimeError("search workers exited before finishing their batches")
-            for fd, _ in poller.poll(timeout):
-                chunk = os.read(fd, 1 << 20)
-                if not chunk:
-                    poller.unregister(fd)
-                    open_fds.discard(fd)
-                    continue
-                buffer = buffers[fd]
-                buffer += chunk
-                while len(buffer) >= _FRAME.size:
-                    (size,) = _FRAME.unpack_from(buffer)
-                    if len(buffer) < _FRAME.size + size:
-                        break
-                    index, result = marshal.loads(buffer[_FRAME.size : _FRAME.size + size])
-                    del buffer[: _FRAME.size + size]
-                    done[index] = result
-    finally:
-        os.close(tasks)
-        for fd, pid in pipes.items():
+            buffer = self.buffers[fd]
+            buffer += chunk
+            while len(buffer) >= _FRAME.size:
+                size, index, last = _FRAME.unpack_from(buffer)
+                if len(buffer) < _FRAME.size + size:
+                    break
+                self.add(index, last, bytes(buffer[_FRAME.size : _FRAME.size + size]))
+                del buffer[: _FRAME.size + size]
+
+    def close(self) -> None:
+        if self.spill is not None:
+            os.close(self.spill)
+        for fd, pid in self.pipes.items():
             os.close(fd)
             try:
                 os.waitpid(pid, 0)
@@ -240,13 +340,14 @@ def walk_in_workers(
     if units is None:
         return None
 
-    def work(unit) -> list:
+    def work(unit) -> Iterable:
         if isinstance(unit, Subtree):
-            return [
+            # A generator: a subtree's results leave in parts as they are found.
+            return (
                 _sent(event) if isinstance(event, WalkMessage) else on_file(event)
                 for event in walker.walk_subtree(unit)
-            ]
-        return [_sent(unit) if isinstance(unit, WalkMessage) else on_file(unit)]
+            )
+        return (_sent(unit) if isinstance(unit, WalkMessage) else on_file(unit),)
 
     results = map_in_workers(units, work, workers, [isinstance(unit, Subtree) for unit in units])
     return (_received(r) if r.__class__ is str else r for r in results)
