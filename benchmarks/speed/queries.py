@@ -45,6 +45,8 @@ RARE_LITERALS: dict[str, str] = {
 }
 
 QUERY_NAMES = ("rare", "common", "icase", "alt", "word", "noliteral", "files")
+#: Queries run only when named in ``--queries``.
+EXTRA_QUERY_NAMES = ("output",)
 
 
 def corpus(name: str, root: Path = corpora.CORPORA_DIR) -> Corpus:
@@ -71,5 +73,8 @@ def queries_for(target: Corpus, names: tuple[str, ...] = QUERY_NAMES) -> list[Qu
         # with the regex itself (issue 9: measured and documented, <= 12x rg on the 200 MB file).
         "noliteral": Query("noliteral", ("-n", r"[a-z]{14,}")),
         "files": Query("files", ("--files",)),
+        # Output-heavy: every line with a 12-letter word (374 MB of output on the large tree).
+        # It shows what printing costs, and what holding output for its turn costs in memory.
+        "output": Query("output", ("-n", r"\w{12,}")),
     }
     return [every[n] for n in names if n != "files" or target.tree]

@@ -63,7 +63,7 @@ def write_json(path: Path, result: dict[str, Any]) -> None:
 
 def render_markdown(result: dict[str, Any]) -> str:
     """Return the Markdown report of *result*: a header of run facts, then per corpus a wall-time
-    table, a CPU-time table and the notes on every cell that was not timed."""
+    table, a CPU-time table, a peak-RSS table and the notes on every cell that was not timed."""
     meta = result["meta"]
     lines = [
         f"# Speed: shellfree vs ripgrep — {meta['machine']['date']}",
@@ -78,6 +78,13 @@ def render_markdown(result: dict[str, Any]) -> str:
         f"load average (1/5/15 min) at start {_load(meta['load_start'])}, at end {_load(meta['load_end'])}",
         "- stdout of timed runs: a pipe drained by the harness; stdin /dev/null; RIPGREP_CONFIG_PATH unset",
     ]
+    startup = meta.get("startup")
+    if startup:
+        lines.append(
+            f"- start-up, median wall: `python -c pass` {startup['python_ms']:.0f} ms, "
+            f"`python -c 'import shellfree'` {startup['import_shellfree_ms']:.0f} ms "
+            "(every shellfree CLI cell includes both)"
+        )
     busiest = max(meta["load_start"][0], meta["load_end"][0])
     if busiest > (meta["machine"]["usable_cpus"] or 1):
         # Other work competed for the CPUs: every wall time is inflated and rg's threads gain less.
@@ -111,6 +118,16 @@ def render_markdown(result: dict[str, Any]) -> str:
                 cells = [_cell(queries[q]["tools"].get(label), metric) for q in queries]
                 lines.append(f"| {label} | " + " | ".join(cells) + " |")
             lines.append("| rg output lines | " + " | ".join(str(queries[q]["rg_lines"]) for q in queries) + " |")
+        # Peak RSS (issue 9: <= 200 MB for a search of the large tree). wait4 reports the
+        # largest of a process and the children it waited for, not their sum: a forked worker
+        # shares most of its pages with the parent, so no sum would be true either.
+        lines += ["", "### Peak resident set size (MB, highest of the rounds; for a process with "
+                  "children, the largest of them)", ""]
+        lines.append("| tool | " + " | ".join(_header(q, queries[q]["args"]) for q in queries) + " |")
+        lines.append("|---" * (len(queries) + 1) + "|")
+        for label in labels:
+            cells = [_rss_cell(queries[q]["tools"].get(label)) for q in queries]
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
         notes = [
             f"- {q} / {label}: **{cell['status']}** — {cell['detail']}"
             for q in queries
@@ -138,6 +155,15 @@ def _cell(cell: dict[str, Any] | None, metric: str) -> str:
     vs_j1 = cell.get(f"ratio_{metric}_vs_rg-j1")
     vs_rg = cell.get(f"ratio_{metric}_vs_rg")
     return f"{median:.0f} ms · {_ratio(vs_j1)} / {_ratio(vs_rg)}"
+
+
+def _rss_cell(cell: dict[str, Any] | None) -> str:
+    if cell is None:
+        return ""
+    if cell["status"] != "ok":
+        return cell["status"]
+    peak = cell.get("max_rss_mb")
+    return "n/a" if peak is None else f"{peak:.0f}"
 
 
 def _ratio(value: float | None) -> str:

@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.speed", description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", default=",".join(corpora.ALL_CORPORA), help="comma-separated corpora")
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per corpus (default %(default)s)")
-    parser.add_argument("--queries", default=",".join(queries.QUERY_NAMES), help="comma-separated query names")
+    parser.add_argument("--queries", default=",".join(queries.QUERY_NAMES), help="comma-separated query names (default: all but the extra ones, %s)" % ",".join(queries.EXTRA_QUERY_NAMES))
     parser.add_argument("--out", type=Path, help="output directory (default benchmarks/results/speed-<date>)")
     parser.add_argument(
         "--candidate-cmd",
@@ -87,8 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         if name not in corpora.ALL_CORPORA:
             parser.error(f"unknown corpus {name!r}; choose from {', '.join(corpora.ALL_CORPORA)}")
     for name in query_names:
-        if name not in queries.QUERY_NAMES:
-            parser.error(f"unknown query {name!r}; choose from {', '.join(queries.QUERY_NAMES)}")
+        known = queries.QUERY_NAMES + queries.EXTRA_QUERY_NAMES
+        if name not in known:
+            parser.error(f"unknown query {name!r}; choose from {', '.join(known)}")
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     try:
@@ -130,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         },
         "corpora": {},
     }
+    result["meta"]["startup"] = measure_startup(env)
     with tempfile.TemporaryDirectory(prefix="speed-") as scratch:
         ctx = Context(ref.path, env, inprocess_env, args.timeout, args.warm, scratch)
         rng = random.Random(args.seed)
@@ -145,6 +147,27 @@ def main(argv: list[str] | None = None) -> int:
     print(markdown)
     print(f"speed: wrote {md_path} and {json_path}", file=sys.stderr)
     return 0
+
+
+#: Runs of each start-up command; the median is reported.
+STARTUP_RUNS = 11
+
+
+def measure_startup(env: dict[str, str]) -> dict[str, float]:
+    """Median wall milliseconds of this interpreter doing nothing and importing shellfree.
+
+    Every CLI cell of the candidate includes the first; a machine whose site-packages runs code
+    at start-up (a ``.pth`` file that imports a package) makes it larger than the interpreter's
+    own cost, so the report states it. The second is issue 9's import target (<= 60 ms).
+    """
+    commands = {"python_ms": "pass", "import_shellfree_ms": "import shellfree"}
+    out: dict[str, float] = {}
+    for key, code in commands.items():
+        argv = [sys.executable, "-c", code]
+        run_captured(argv, str(report.REPO_ROOT), env, 60)  # caches the bytecode
+        times = [run_timed(argv, str(report.REPO_ROOT), env, 60).wall_s for _ in range(STARTUP_RUNS)]
+        out[key] = round(statistics.median(times) * 1e3, 1)
+    return out
 
 
 def run_corpus(
@@ -181,8 +204,8 @@ def run_corpus(
         record["queries"][query.name] = qrec
         plan += [(query, tool) for tool in timed_tools]
 
-    # samples[(query, label)][round] is (wall_s, cpu_s) or None when that run failed.
-    samples: dict[tuple[str, str], list[tuple[float, float] | None]] = {}
+    # samples[(query, label)][round] is (wall_s, cpu_s, maxrss_kb) or None when that run failed.
+    samples: dict[tuple[str, str], list[tuple[float, float, int] | None]] = {}
     for round_no in range(rounds):
         order = plan[:]
         rng.shuffle(order)
@@ -281,11 +304,14 @@ def check_run(ctx: Context, target: queries.Corpus, query: queries.Query, tool: 
 
 def measure(
     ctx: Context, target: queries.Corpus, query: queries.Query, tool: Tool
-) -> dict[str, tuple[float, float] | None]:
-    """Time one run of *tool* on *query*; return ``{label: (wall_s, cpu_s) or None}``."""
+) -> dict[str, tuple[float, float, int] | None]:
+    """Time one run of *tool* on *query*; return ``{label: (wall_s, cpu_s, maxrss_kb) or None}``.
+
+    An in-process bench's two labels share its process, so they share its peak resident size."""
     if not tool.bench:
         sample: Sample = run_timed([*tool.prefix, *query.args, *target.paths], str(target.cwd), ctx.env, ctx.timeout)
-        return {tool.label: (sample.wall_s, sample.cpu_s) if sample.returncode in (0, 1) else None}
+        good = sample.returncode in (0, 1)
+        return {tool.label: (sample.wall_s, sample.cpu_s, sample.maxrss_kb) if good else None}
     result_file = os.path.join(ctx.scratch, "timed.json")
     if os.path.exists(result_file):
         os.unlink(result_file)
@@ -296,18 +322,23 @@ def measure(
         return {cold_label: None, warm_label: None}
     with open(result_file) as fh:
         data = json.load(fh)
-    warm = (data["warm_wall_s"], data["warm_cpu_s"]) if data["warm_wall_s"] is not None else None
-    return {cold_label: (data["cold_wall_s"], data["cold_cpu_s"]), warm_label: warm}
+    rss = sample.maxrss_kb
+    warm = (data["warm_wall_s"], data["warm_cpu_s"], rss) if data["warm_wall_s"] is not None else None
+    return {cold_label: (data["cold_wall_s"], data["cold_cpu_s"], rss), warm_label: warm}
 
 
 def summarize(
-    values: list[tuple[float, float] | None], baselines: dict[str, list[tuple[float, float] | None] | None]
+    values: list[tuple[float, float, int] | None],
+    baselines: dict[str, list[tuple[float, float, int] | None] | None],
 ) -> dict[str, Any]:
-    """Medians of one cell's samples, and the median of its per-round ratios to each baseline."""
+    """Medians of one cell's samples, the highest peak resident size, and the median of its
+    per-round ratios to each baseline."""
     good = [v for v in values if v is not None]
     out: dict[str, Any] = {
         "wall_ms": [None if v is None else round(v[0] * 1e3, 3) for v in values],
         "cpu_ms": [None if v is None else round(v[1] * 1e3, 3) for v in values],
+        "maxrss_kb": [None if v is None else v[2] for v in values],
+        "max_rss_mb": max(v[2] for v in good) / 1024 if good else None,
         "failed_rounds": len(values) - len(good),
         "median_wall_ms": statistics.median(v[0] for v in good) * 1e3 if good else None,
         "median_cpu_ms": statistics.median(v[1] for v in good) * 1e3 if good else None,
