@@ -57,6 +57,43 @@ def test_a_class_with_non_ascii_members_marks_every_byte_above_ascii():
     assert b"A" in _members(folded) and b"\xe2" in _members(folded)
 
 
+def test_a_class_with_non_ascii_members_is_sure_in_its_ascii_members():
+    # A run of 12 ASCII word bytes is a match of \w{12,}; one taking in bytes >= 0x80 may not
+    # be (an em dash is not \w), so only those lines are confirmed.
+    run = _run("\\w{12,}")
+    assert bytes(b for b in range(256) if run.sure[b] == MARK) == bytes(
+        b for b in range(128) if chr(b).isalnum() or chr(b) == "_")
+    dot = _run(".{40,}")
+    assert bytes(b for b in range(256) if dot.sure[b] == MARK) == bytes(
+        b for b in range(128) if b != 0x0A)
+    # Exact runs need no second table; a run within a longer pattern is no match by itself.
+    for pattern in ("[a-z]{14,}", "\\w{6,}[0-9]", "\\b\\w{6,8}\\b", "[a-z]{3}[0-9]{2}"):
+        assert _run(pattern).sure is None, pattern
+    assert _run("\\w{6,}", word=True).sure is None
+    assert _run("\\w{6,}", line=True).sure is None
+
+
+def test_a_line_with_a_sure_run_is_not_confirmed(monkeypatch):
+    from shellfree.search import searcher
+
+    confirmed = []
+    original = searcher._Lines.line_matches
+
+    def line_matches(self, start, end, *args, **kwargs):
+        confirmed.append(self.buf[start:end])
+        return original(self, start, end, *args, **kwargs)
+
+    monkeypatch.setattr(searcher._Lines, "line_matches", line_matches)
+    matcher = compile_patterns(["\\w{12,}"], PatternOptions())
+    data = ("a_long_identifier = 1\nshort words only\nCafé—déjà_vu_longer\n"
+            "naïve—ça—dépêché\nsome_other_identifier\n").encode()
+    lines = [data[start:end] for start, end in literal_line_spans(data, matcher, None)]
+    assert lines == [b"a_long_identifier = 1", "Café—déjà_vu_longer".encode(),
+                     b"some_other_identifier"]
+    # Only the lines whose runs all take in bytes >= 0x80 went to the regex.
+    assert confirmed == ["Café—déjà_vu_longer".encode(), "naïve—ça—dépêché".encode()]
+
+
 def test_the_run_spans_consecutive_items_of_the_pattern():
     # [0-9a-f]{8}-[0-9a-f]{4}: "-" is a required literal, so no run; without it the items
     # join into one run over the union of their sets.
@@ -104,7 +141,8 @@ def test_a_pattern_with_text_anchors_gets_none(pattern):
 
 
 PIECES = [b"a", b"abcdef", b"ABCDEF", b"_", b"0", b"12345", b".", b" ", b"\t", b"\n", b"\r\n",
-          b"\xff", b"\xc3\xa9", b"\xe2\x84\xaa", b"\xb6", b"xyzxyzxyz", b"-", b"\0"]
+          b"\xff", b"\xc3\xa9", b"\xe2\x84\xaa", b"\xb6", b"xyzxyzxyz", b"-", b"\0",
+          b"\xe2\x80\x94", b"\xc2\xa0"]  # an em dash (not \w) and a no-break space (\s)
 data_strategy = st.lists(st.sampled_from(PIECES), max_size=50).map(b"".join)
 RUN_PATTERNS = ["[a-z]{4,}", "[a-z]{3}", "[0-9a-f]{5}", "\\w{6,}", "\\w{6,}[0-9]",
                 "\\b[a-z]{6,8}\\b", "[a-z]{3}[0-9]{2}", "\\S{20,}", ".{40,}", "[A-Z_]{4,}",

@@ -52,11 +52,15 @@ class ClassRun(Record):
     """Every match holds *length* consecutive bytes each of which *table* maps to :data:`MARK`.
 
     ``table`` is a ``bytes.translate`` table; ``exact``: the pattern is that run and nothing
-    else (a repetition of one ASCII class), so a line holding it matches."""
+    else (a repetition of one ASCII class), so a line holding it matches. ``sure``: for a
+    repetition of one class with non-ASCII members too (``\w{12,}``, ``.{40,}``), the table of
+    its ASCII members alone: a run of *length* of those is a match (each is a character of the
+    class), so only a line whose runs all take in bytes >= 0x80 needs the regex; else None."""
 
     table: bytes
     length: int
     exact: bool
+    sure: Optional[bytes] = None
 
     @property
     def needle(self) -> bytes:
@@ -89,7 +93,8 @@ def required_run(hir, literals: Optional[tuple] = None) -> Optional[ClassRun]:
         floor = -math.log2(share) if share else math.inf
     top = _uncaptured(hir)
     whole = _span(top)
-    if _is_run(top, whole) and whole.mask and not literals:
+    repeats_class = _repeats_class(top)
+    if repeats_class and not whole.high and whole.mask and not literals:
         return ClassRun(_table(whole), whole.least, True)
     items = top.items if isinstance(top, T.HConcat) else (top,)
     spans = [_span(item) for item in items]
@@ -107,7 +112,10 @@ def required_run(hir, literals: Optional[tuple] = None) -> Optional[ClassRun]:
                 best, best_bits = _Span(mask, high, least), bits
     if best is None or best_bits < max(_MIN_BITS, floor):
         return None
-    return ClassRun(_table(best), best.least, False)
+    sure = None
+    if repeats_class and whole.mask and not literals:  # then best is whole: top is one item
+        sure = _table(_Span(whole.mask, False, whole.least))
+    return ClassRun(_table(best), best.least, False, sure)
 
 
 def _table(span: _Span) -> bytes:
@@ -182,9 +190,8 @@ def _class_span(cls) -> _Span:
     return _Span(mask, high, 1)
 
 
-def _is_run(top, span: _Span) -> bool:
-    """Whether a run of *span*, the span of *top*, is a match of *top*: *top* repeats one
-    ASCII class at least once (a longer run holds a match of any upper bound)."""
-    if not (isinstance(top, T.HRep) and top.min >= 1 and not span.high):
-        return False
-    return isinstance(_uncaptured(top.sub), T.HClass)
+def _repeats_class(top) -> bool:
+    """Whether *top* repeats one class at least once: then a run of its ASCII members as long
+    as its minimum is a match of it (a longer run holds a match of any upper bound)."""
+    return (isinstance(top, T.HRep) and top.min >= 1
+            and isinstance(_uncaptured(top.sub), T.HClass))
