@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
-from benchmarks.speed import report, run
+import pytest
+
+from benchmarks.speed import queries, report, run
 
 _RESULT = (Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "speed-2026-12-01"
            / "041347-shellfree-big-minified.json")
@@ -30,19 +34,31 @@ def test_the_report_states_the_huge_folio_cache_when_known():
     assert markdown.count("huge folios") == 1
 
 
-def test_a_cell_keeps_its_highest_peak_rss_and_the_report_tables_it():
-    samples = [(1.0, 0.9, 30_000), None, (1.2, 1.0, 45_056)]
-    rg = [(0.5, 0.4, 10_000), (0.5, 0.4, 10_000), (0.6, 0.5, 11_000)]
-    cell = run.summarize(samples, {"rg": rg, "rg-j1": None})
-    assert cell["maxrss_kb"] == [30_000, None, 45_056]
-    assert cell["max_rss_mb"] == 44.0
-    assert cell["ratio_wall_vs_rg"] == 2.0  # per-round ratios still use the times alone
+@pytest.mark.skipif(not os.path.exists(run.GNU_TIME), reason="needs GNU time")
+def test_the_peak_rss_is_the_command_s_own_not_the_harness_s(tmp_path):
+    # The harness holds 300 MB when it spawns a command that allocates 40 MB: the figure is the
+    # command's (wait4 on a direct child would count the harness's pages too).
+    held = bytearray(300 << 20)
+    held[:: 4096] = b"x" * len(held[:: 4096])  # touched, so resident
+    ctx = run.Context(sys.executable, dict(os.environ), dict(os.environ), 60, 0, str(tmp_path))
+    target = queries.Corpus("t", tmp_path, (), True, "x")
+    tool = run.Tool("py", (sys.executable, "-c"))
+    query = queries.Query("q", ("b = bytearray(40 << 20); b[::4096] = b'y' * len(b[::4096])",))
+    peak = run.peak_rss_kb(ctx, target, query, tool)["py"]
+    assert 40 << 10 < peak < 150 << 10
+    failing = queries.Query("q", ("raise SystemExit(2)",))
+    assert run.peak_rss_kb(ctx, target, failing, tool) == {"py": None}
+    del held
 
+
+def test_the_report_tables_the_peak_rss():
     result = json.loads(_RESULT.read_text())
     big = result["corpora"]["big"]
+    big["peak_rss_by"] = run.PEAK_RSS_BY
     query = next(iter(big["queries"]))
-    big["queries"][query]["tools"]["shellfree"].update(cell)
+    big["queries"][query]["tools"]["shellfree"]["peak_rss_kb"] = 45_056
     markdown = report.render_markdown(result).split("### Peak resident set size")[1]
+    assert "one untimed run under `/usr/bin/time -f %M`" in markdown
     rows = [line for line in markdown.splitlines() if line.startswith("| shellfree |")]
     assert rows[0].split(" | ")[1] == "44"  # the first query's cell
     assert rows[0].count("n/a") == len(big["queries"]) - 1  # older records carry no figure

@@ -35,7 +35,8 @@ class Sample:
     """One timed run.
 
     *wall_s* runs from just before the spawn to the reaped exit; *cpu_s* is user+system time of the
-    child and of every descendant it waited for (``os.wait4``); *maxrss_kb* its peak resident size;
+    child and of every descendant it waited for (``os.wait4``); *maxrss_kb* its peak resident size
+    as ``wait4`` gives it, which on Linux counts the harness's own pages (see run.peak_rss_kb);
     *out_bytes* how much stdout was drained; *returncode* is None when it was killed on timeout.
     """
 

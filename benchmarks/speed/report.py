@@ -118,11 +118,12 @@ def render_markdown(result: dict[str, Any]) -> str:
                 cells = [_cell(queries[q]["tools"].get(label), metric) for q in queries]
                 lines.append(f"| {label} | " + " | ".join(cells) + " |")
             lines.append("| rg output lines | " + " | ".join(str(queries[q]["rg_lines"]) for q in queries) + " |")
-        # Peak RSS (issue 9: <= 200 MB for a search of the large tree). wait4 reports the
-        # largest of a process and the children it waited for, not their sum: a forked worker
-        # shares most of its pages with the parent, so no sum would be true either.
-        lines += ["", "### Peak resident set size (MB, highest of the rounds; for a process with "
-                  "children, the largest of them)", ""]
+        # Peak RSS (issue 9: <= 200 MB for a search of the large tree), from one more run of
+        # each cell (run.peak_rss_kb).
+        by = corpus.get("peak_rss_by")
+        lines += ["", "### Peak resident set size (MB; one untimed run under "
+                  + (f"`{by}`" if by else "GNU time, which this machine lacks")
+                  + "; for a process with children, the largest of them)", ""]
         lines.append("| tool | " + " | ".join(_header(q, queries[q]["args"]) for q in queries) + " |")
         lines.append("|---" * (len(queries) + 1) + "|")
         for label in labels:
@@ -162,8 +163,8 @@ def _rss_cell(cell: dict[str, Any] | None) -> str:
         return ""
     if cell["status"] != "ok":
         return cell["status"]
-    peak = cell.get("max_rss_mb")
-    return "n/a" if peak is None else f"{peak:.0f}"
+    peak = cell.get("peak_rss_kb")
+    return "n/a" if peak is None else f"{peak / 1024:.0f}"
 
 
 def _ratio(value: float | None) -> str:

@@ -204,8 +204,8 @@ def run_corpus(
         record["queries"][query.name] = qrec
         plan += [(query, tool) for tool in timed_tools]
 
-    # samples[(query, label)][round] is (wall_s, cpu_s, maxrss_kb) or None when that run failed.
-    samples: dict[tuple[str, str], list[tuple[float, float, int] | None]] = {}
+    # samples[(query, label)][round] is (wall_s, cpu_s) or None when that run failed.
+    samples: dict[tuple[str, str], list[tuple[float, float] | None]] = {}
     for round_no in range(rounds):
         order = plan[:]
         rng.shuffle(order)
@@ -216,6 +216,11 @@ def run_corpus(
     for (qname, label), values in samples.items():
         cell = record["queries"][qname]["tools"][label]
         cell.update(summarize(values, {b: samples.get((qname, b)) for b in BASELINES}))
+    # One more run of each timed cell, for its peak resident size alone (see peak_rss_kb).
+    record["peak_rss_by"] = PEAK_RSS_BY if os.path.exists(GNU_TIME) else None
+    for query, tool in plan:
+        for label, peak in peak_rss_kb(ctx, target, query, tool).items():
+            record["queries"][query.name]["tools"][label]["peak_rss_kb"] = peak
     record["load_end"] = list(os.getloadavg())
     record["file_huge_pages_kb_end"] = file_huge_pages_kb()
     return record
@@ -304,14 +309,11 @@ def check_run(ctx: Context, target: queries.Corpus, query: queries.Query, tool: 
 
 def measure(
     ctx: Context, target: queries.Corpus, query: queries.Query, tool: Tool
-) -> dict[str, tuple[float, float, int] | None]:
-    """Time one run of *tool* on *query*; return ``{label: (wall_s, cpu_s, maxrss_kb) or None}``.
-
-    An in-process bench's two labels share its process, so they share its peak resident size."""
+) -> dict[str, tuple[float, float] | None]:
+    """Time one run of *tool* on *query*; return ``{label: (wall_s, cpu_s) or None}``."""
     if not tool.bench:
         sample: Sample = run_timed([*tool.prefix, *query.args, *target.paths], str(target.cwd), ctx.env, ctx.timeout)
-        good = sample.returncode in (0, 1)
-        return {tool.label: (sample.wall_s, sample.cpu_s, sample.maxrss_kb) if good else None}
+        return {tool.label: (sample.wall_s, sample.cpu_s) if sample.returncode in (0, 1) else None}
     result_file = os.path.join(ctx.scratch, "timed.json")
     if os.path.exists(result_file):
         os.unlink(result_file)
@@ -322,23 +324,55 @@ def measure(
         return {cold_label: None, warm_label: None}
     with open(result_file) as fh:
         data = json.load(fh)
-    rss = sample.maxrss_kb
-    warm = (data["warm_wall_s"], data["warm_cpu_s"], rss) if data["warm_wall_s"] is not None else None
-    return {cold_label: (data["cold_wall_s"], data["cold_cpu_s"], rss), warm_label: warm}
+    warm = (data["warm_wall_s"], data["warm_cpu_s"]) if data["warm_wall_s"] is not None else None
+    return {cold_label: (data["cold_wall_s"], data["cold_cpu_s"]), warm_label: warm}
+
+
+GNU_TIME = "/usr/bin/time"
+PEAK_RSS_BY = f"{GNU_TIME} -f %M"
+
+
+def peak_rss_kb(
+    ctx: Context, target: queries.Corpus, query: queries.Query, tool: Tool
+) -> dict[str, int | None]:
+    """Peak resident size of one untimed run of *tool* on *query*, in kB, by GNU time; None
+    for each label where there is no GNU time or the run failed.
+
+    Not the timed runs' own ``ru_maxrss``: Linux counts, in a process's peak, the pages it had
+    before its exec, which for a child of this harness are the harness's own (tens of MB, all
+    the same). GNU time forks the command from its own small process and reports the peak
+    ``wait4`` gives for it: the largest of the command and the children it waited for (a
+    forked worker shares most of its pages with its parent, so no sum would be true either).
+    An in-process bench's two labels share one process, so one figure."""
+    labels = tool.labels
+    if not os.path.exists(GNU_TIME):
+        return dict.fromkeys(labels)
+    report_file = os.path.join(ctx.scratch, "peak_rss.txt")
+    if tool.bench:
+        result_file = os.path.join(ctx.scratch, "memory.json")
+        argv = inprocess.child_argv(tool.bench, query.args, target.paths, ctx.warm, result_file)
+        env = ctx.inprocess_env
+    else:
+        argv, env = [*tool.prefix, *query.args, *target.paths], ctx.env
+    sample = run_timed([GNU_TIME, "-f", "%M", "-o", report_file, *argv], str(target.cwd), env, ctx.timeout)
+    peak = None
+    if sample.returncode in ((0,) if tool.bench else (0, 1)):
+        try:
+            with open(report_file, encoding="ascii") as fh:
+                peak = int(fh.read().split()[-1])
+        except (OSError, ValueError, IndexError):
+            pass
+    return dict.fromkeys(labels, peak)
 
 
 def summarize(
-    values: list[tuple[float, float, int] | None],
-    baselines: dict[str, list[tuple[float, float, int] | None] | None],
+    values: list[tuple[float, float] | None], baselines: dict[str, list[tuple[float, float] | None] | None]
 ) -> dict[str, Any]:
-    """Medians of one cell's samples, the highest peak resident size, and the median of its
-    per-round ratios to each baseline."""
+    """Medians of one cell's samples, and the median of its per-round ratios to each baseline."""
     good = [v for v in values if v is not None]
     out: dict[str, Any] = {
         "wall_ms": [None if v is None else round(v[0] * 1e3, 3) for v in values],
         "cpu_ms": [None if v is None else round(v[1] * 1e3, 3) for v in values],
-        "maxrss_kb": [None if v is None else v[2] for v in values],
-        "max_rss_mb": max(v[2] for v in good) / 1024 if good else None,
         "failed_rounds": len(values) - len(good),
         "median_wall_ms": statistics.median(v[0] for v in good) * 1e3 if good else None,
         "median_cpu_ms": statistics.median(v[1] for v in good) * 1e3 if good else None,
