@@ -292,3 +292,20 @@ def test_results_waiting_for_their_turn_past_the_allowance_go_to_a_file(monkeypa
     results = list(map_in_workers(items, work, 2, [x % 100 == 0 for x in items]))
     assert results == [r for x in items for r in results_of(x)]
     assert made  # the parent did set parts aside, in the file
+
+
+@pytest.mark.parametrize("items", [1, 40])
+def test_a_consumer_that_stops_early_leaves_no_error_behind(monkeypatch, items):
+    # `shellfree rg … | head -1`: the output fails, the results are dropped mid-batch. The
+    # batch's parts, closed then, must not be reported as a failure ("Exception ignored").
+    import gc
+
+    unraisable = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    results = map_in_workers(list(range(items)), lambda x: ((x, i) for i in range(1000)), 2,
+                             [True] * items)
+    assert next(results) == (0, 0)
+    results.close()
+    del results
+    gc.collect()
+    assert unraisable == []

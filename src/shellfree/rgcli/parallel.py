@@ -97,6 +97,8 @@ def _parts(items: Sequence[T], batch: range, work: Callable[[T], Iterable]) -> I
                 if len(part) >= _PART:
                     yield False, part
                     part = []
+    except GeneratorExit:  # closed by a consumer that stopped early: nothing to report
+        raise
     except BaseException:  # reported in batch order, wherever it ran
         import traceback  # only a failure needs it
 
