@@ -13,15 +13,16 @@ import re
 import sys
 
 import pytest
-from hypothesis import assume, event, given, settings
+from hypothesis import assume, event, example, given, settings
 from hypothesis import strategies as st
 
 from shellfree.search.pattern import PatternOptions, compile_patterns
-from shellfree.search.plain_literal import plain_lines
+from shellfree.search.plain_literal import exact_literal_lines, plain_lines
 from shellfree.search.printer import PrintOptions, StandardPrinter
 from shellfree.search.searcher import (
     SearchConfig,
     absence_test,
+    exact_literal,
     fusable,
     literal_line_spans,
     quits_within,
@@ -33,6 +34,52 @@ PIECES = [b"a", b"b", b"ab", b"ba", b" ", b"\n", b"\r\n", b"\xff", b"\xc3\xa9", 
 data_strategy = st.lists(st.sampled_from(PIECES), max_size=60).map(b"".join)
 literal_sets = st.lists(st.sampled_from(["a", "ab", "ba", "b a", "é", "xyz", "zz"]),
                         min_size=1, max_size=3, unique=True)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    data=data_strategy,
+    literal=st.sampled_from(["a", "ab", "b a", "é", "xyz", "zz", "yz a"]),
+    line_number=st.booleans(),
+    max_columns=st.sampled_from([None, 0, 3, 8, 40]),
+    crlf=st.booleans(),
+    repeat=st.sampled_from([1, 40]),
+)
+# An unterminated last line as long as --max-columns allows is measured without a newline.
+@example(data=b"zz\nabz", literal="ab", line_number=True, max_columns=3, crlf=False, repeat=1)
+def test_an_exact_literal_s_lines_print_as_the_general_path_prints(
+    data, literal, line_number, max_columns, crlf, repeat
+):
+    # One loop from find to printed line (plain_literal.exact_literal_lines); a long text
+    # makes the rare-byte finder give up on a byte that is common in it.
+    data *= repeat
+    matcher = compile_patterns([literal], PatternOptions(crlf=crlf))
+    found = exact_literal(matcher)
+    assume(found is not None)
+    options = PrintOptions(line_number=line_number, max_columns=max_columns, crlf=crlf)
+    printer = StandardPrinter(options)
+    lead = printer.plain_match_lead(b"f")
+    assume(lead is not None)  # the printer's own lines under --crlf
+    lines = exact_literal_lines(data, *found, lead, line_number, max_columns)
+    assert lines == plain_lines(data, literal_line_spans(data, matcher, None, max_columns),
+                                lead, line_number, max_columns)
+    if lines is not None:
+        expected = printer.print_file(b"f", search_bytes(data, matcher, SearchConfig()))
+        assert b"".join(lines) == expected
+
+
+@pytest.mark.parametrize("patterns, options, found", [
+    (["return"], {}, b"return"), (["xyz"], {}, b"xyz"), (["a.b"], {"fixed_strings": True}, b"a.b"),
+    (["a"], {"word": True}, None), (["a"], {"case": "insensitive"}, None),
+    (["a", "b"], {}, None), (["\\w+Error"], {}, None), (["[a-z]{5}"], {}, None),
+])
+def test_only_one_literal_all_of_whose_occurrences_match_is_printed_without_a_line_scan(
+    patterns, options, found
+):
+    from shellfree.search.literal_find import rarest_byte
+
+    matcher = compile_patterns(patterns, PatternOptions(**options))
+    assert exact_literal(matcher) == (found and (found, rarest_byte(found)))
 
 
 @settings(max_examples=400, deadline=None)

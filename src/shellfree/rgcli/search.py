@@ -19,7 +19,7 @@ from shellfree.rgcli.run import (
 )
 from shellfree.search.decode import BOMS
 from shellfree.search.errors import GlobError, os_error_text
-from shellfree.search.plain_literal import plain_lines
+from shellfree.search.plain_literal import exact_literal_lines, plain_lines
 from shellfree.search.printer import PrintOptions, StandardPrinter, SummaryPrinter
 from shellfree.search.searcher import (
     BINARY_CONVERT,
@@ -29,6 +29,7 @@ from shellfree.search.searcher import (
     SearchConfig,
     SearchTimeout,
     absence_test,
+    exact_literal,
     fusable,
     literal_line_spans,
     quits_within,
@@ -336,6 +337,8 @@ class _Search:
             and not self.config.stop_at_first
         )
         self.plain_fused = plain_search and fusable(matcher)
+        # (literal, rarest byte's offset) when the fused search needs no line scanner either.
+        self.plain_exact = exact_literal(matcher) if self.plain_fused else None
         self.matched_any = False
         self.searched_any = False
         self.printed_before = False
@@ -505,11 +508,15 @@ class _Search:
             return None
         assert self.standard is not None
         options = self.standard.options
-        lines = plain_lines(
-            data, literal_line_spans(data, self.matcher, self.config.timeout, options.max_columns,
-                                     in_fills),
-            lead, options.line_number, options.max_columns,
-        )
+        if self.plain_exact is not None:
+            lines = exact_literal_lines(data, *self.plain_exact, lead, options.line_number,
+                                        options.max_columns)
+        else:
+            lines = plain_lines(
+                data, literal_line_spans(data, self.matcher, self.config.timeout,
+                                         options.max_columns, in_fills),
+                lead, options.line_number, options.max_columns,
+            )
         if lines is None:
             return None
         if not lines:

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-__all__ = ["line_texts", "plain_lines", "print_line_texts"]
+from shellfree.search.literal_find import LiteralFinder, jumps_pay
+
+__all__ = ["exact_literal_lines", "line_texts", "plain_lines", "print_line_texts"]
 
 
 def plain_lines(
@@ -51,6 +53,58 @@ def plain_lines(
         else:
             append(lead + text)
     return out
+
+
+def exact_literal_lines(
+    data: bytes,
+    literal: bytes,
+    offset: int,
+    lead: bytes,
+    numbered: bool,
+    max_columns: int | None = None,
+) -> list[bytes] | None:
+    """:func:`plain_lines` of the lines of *data* that hold *literal* (non-empty), for a pattern
+    every occurrence of which is a match (searcher.exact_literal); *offset*: its rarest byte's.
+
+    One loop from the search to the printed line: the commonest search of all (``-n return``
+    prints 193,000 lines over the large benchmark tree) pays a generator turn and the line
+    scanner's checks per line otherwise, about a quarter of the per-line cost."""
+    out: list[bytes] = []
+    append = out.append
+    size = len(data)
+    if jumps_pay(literal, offset):
+        finder = LiteralFinder(literal, offset).find
+
+        def find(_literal: bytes, pos: int) -> int:
+            return finder(data, pos, size)
+    else:
+        find = data.find
+    rfind = data.rfind
+    count = data.count
+    limit = max_columns or size + 1
+    pos, line_no, counted = 0, 1, 0
+    while True:
+        hit = find(literal, pos)
+        if hit < 0:
+            return out
+        start = rfind(b"\n", 0, hit) + 1
+        pos = data.find(b"\n", hit) + 1
+        if pos:
+            text = data[start:pos]
+            if len(text) > limit:
+                return None
+        else:  # the last line, unterminated: measured as it is (see plain_lines)
+            pos = size
+            text = data[start:]
+            if len(text) > limit:
+                return None
+            text += b"\n"
+        if numbered:
+            line_no += count(b"\n", counted, start)
+            counted = start
+            append(b"%s%d:%s" % (lead, line_no, text))
+        else:
+            append(lead + text)
 
 
 # plain_lines, in two steps, for lines found before the number of lines above them is known

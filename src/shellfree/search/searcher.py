@@ -423,6 +423,18 @@ def fusable(matcher: MatcherLike) -> bool:
     return prepared.run is not None or (bool(prepared.literals) and all(prepared.literals))
 
 
+def exact_literal(matcher: MatcherLike) -> tuple[bytes, int] | None:
+    """(literal, offset of its rarest byte) when a :func:`fusable` pattern's matching lines are
+    exactly the lines holding its one required literal, every occurrence a match (``return``,
+    ``TODO``); None otherwise. Such lines need no candidate scan of their own
+    (plain_literal.exact_literal_lines)."""
+    prepared = _prepare(matcher)
+    literals = prepared.literals
+    if prepared.exact and literals and len(literals) == 1 and prepared.run is None:
+        return literals[0], prepared.rare_offsets[0]
+    return None
+
+
 def literal_line_spans(
     data: bytes, matcher: MatcherLike, timeout: float | None, longest: int | None = None,
     in_fills: bool = False,
