@@ -309,3 +309,41 @@ def test_a_consumer_that_stops_early_leaves_no_error_behind(monkeypatch, items):
     del results
     gc.collect()
     assert unraisable == []
+
+
+@pytest.mark.parametrize("failure", ["mkstemp", "pwrite"])
+def test_without_a_temporary_file_the_results_wait_in_memory(monkeypatch, failure):
+    # No temporary directory, or a full disk: the output is kept whole, past the allowance.
+    import tempfile
+    import time
+
+    from shellfree.rgcli import parallel
+
+    def refuse(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(parallel, "_HELD_IN_MEMORY", 0)
+    if failure == "mkstemp":
+        monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    else:
+        writes = []
+        original = os.pwrite
+
+        def pwrite(fd, data, offset):
+            writes.append(offset)
+            if len(writes) > 3:  # some parts are in the file by then
+                refuse()
+            return original(fd, data, offset)
+
+        monkeypatch.setattr(os, "pwrite", pwrite)
+
+    def work(x):
+        if x == 0:
+            time.sleep(0.3)
+        return [(x, b"r" * (x % 11))] * (x % 4)
+
+    items = list(range(3000))
+    results = list(map_in_workers(items, work, 2, [x % 100 == 0 for x in items]))
+    assert results == [r for x in items for r in [(x, b"r" * (x % 11))] * (x % 4)]
+    if failure == "pwrite":
+        assert len(writes) > 3

@@ -224,7 +224,8 @@ class _Merge:
         self.finished: set[int] = set()
         self.held = 0
         self.spill: int | None = None  # fd of the temporary file
-        self.spilled = 0
+        self.spilled = 0  # bytes written to it
+        self.spill_failed = False
         # poll, not selectors: this runs only where fork does (POSIX), and selectors costs
         # an import at every search's start.
         self.poller = select.poll()
@@ -248,19 +249,25 @@ class _Merge:
             self.finished.add(index)
 
     def _set_aside(self, payload: bytes):
-        """*payload* itself while the memory allowance lasts, else where it was written."""
-        if self.held + len(payload) <= _HELD_IN_MEMORY:
+        """*payload* itself while the memory allowance lasts (or when no temporary file can be
+        had: the output matters more than the allowance), else where it was written."""
+        if self.held + len(payload) <= _HELD_IN_MEMORY or self.spill_failed:
             self.held += len(payload)
             return payload
-        if self.spill is None:
-            import tempfile  # only an output-heavy search gets here
-
-            self.spill, name = tempfile.mkstemp(prefix="shellfree-")
-            os.unlink(name)  # POSIX (the only place forking runs): gone when closed
         offset = self.spilled
-        view = memoryview(payload)
-        while view:
-            view = view[os.pwrite(self.spill, view, offset + len(payload) - len(view)):]
+        try:
+            if self.spill is None:
+                import tempfile  # only an output-heavy search gets here
+
+                self.spill, name = tempfile.mkstemp(prefix="shellfree-")
+                os.unlink(name)  # POSIX (the only place forking runs): gone when closed
+            view = memoryview(payload)
+            while view:
+                view = view[os.pwrite(self.spill, view, offset + len(payload) - len(view)):]
+        except OSError:  # no temporary directory, or a full one (what it holds stays readable)
+            self.spill_failed = True
+            self.held += len(payload)
+            return payload
         self.spilled += len(payload)
         return (offset, len(payload))
 
