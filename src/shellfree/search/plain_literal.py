@@ -99,6 +99,7 @@ def exact_literal_lines(
             if len(text) > limit:
                 return None
             text += b"\n"
+        # plain_lines' printing, repeated: a call per line would cost what this loop saves.
         if numbered:
             line_no += count(b"\n", counted, start)
             counted = start
