@@ -65,7 +65,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.speed", description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", default=",".join(corpora.ALL_CORPORA), help="comma-separated corpora")
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds per corpus (default %(default)s)")
-    parser.add_argument("--queries", default=",".join(queries.QUERY_NAMES), help="comma-separated query names (default: all but the extra ones, %s)" % ",".join(queries.EXTRA_QUERY_NAMES))
+    parser.add_argument(
+        "--queries",
+        default=",".join(queries.QUERY_NAMES),
+        help=f"comma-separated query names (default %(default)s; also {','.join(queries.EXTRA_QUERY_NAMES)})",
+    )
     parser.add_argument("--out", type=Path, help="output directory (default benchmarks/results/speed-<date>)")
     parser.add_argument(
         "--candidate-cmd",
@@ -86,8 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in corpus_names:
         if name not in corpora.ALL_CORPORA:
             parser.error(f"unknown corpus {name!r}; choose from {', '.join(corpora.ALL_CORPORA)}")
+    known = queries.QUERY_NAMES + queries.EXTRA_QUERY_NAMES
     for name in query_names:
-        known = queries.QUERY_NAMES + queries.EXTRA_QUERY_NAMES
         if name not in known:
             parser.error(f"unknown query {name!r}; choose from {', '.join(known)}")
     if args.rounds < 1:
@@ -348,6 +352,8 @@ def peak_rss_kb(
     if not os.path.exists(GNU_TIME):
         return dict.fromkeys(labels)
     report_file = os.path.join(ctx.scratch, "peak_rss.txt")
+    if os.path.exists(report_file):
+        os.unlink(report_file)  # another cell's figure must not be read as this one's
     if tool.bench:
         result_file = os.path.join(ctx.scratch, "memory.json")
         argv = inprocess.child_argv(tool.bench, query.args, target.paths, ctx.warm, result_file)
