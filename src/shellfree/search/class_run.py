@@ -53,7 +53,7 @@ class ClassRun(Record):
 
     ``table`` is a ``bytes.translate`` table; ``exact``: the pattern is that run and nothing
     else (a repetition of one ASCII class), so a line holding it matches. ``sure``: for a
-    repetition of one class with non-ASCII members too (``\w{12,}``, ``.{40,}``), the table of
+    repetition of one class with non-ASCII members too (``\\w{12,}``, ``.{40,}``), the table of
     its ASCII members alone: a run of *length* of those is a match (each is a character of the
     class), so only a line whose runs all take in bytes >= 0x80 needs the regex; else None."""
 
