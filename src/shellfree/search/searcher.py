@@ -429,8 +429,8 @@ def exact_literal(matcher: MatcherLike) -> tuple[bytes, int] | None:
     ``TODO``); None otherwise. Such lines need no candidate scan of their own
     (plain_literal.exact_literal_lines)."""
     prepared = _prepare(matcher)
-    literals = prepared.literals
-    if prepared.exact and literals and len(literals) == 1 and prepared.run is None:
+    literals = prepared.literals  # none when the pattern has a class run (_prepare)
+    if prepared.exact and literals and len(literals) == 1:
         return literals[0], prepared.rare_offsets[0]
     return None
 
