@@ -7,7 +7,12 @@ spawns a shell or calls ``rg``.
 """
 
 # No `from __future__ import annotations`: it would add a public name, `annotations`.
-import typing as _typing
+#
+# Nothing on the command line's path imports `typing`: it takes about 7 ms to import (20 ms with
+# the `re` it pulls in), about what the interpreter takes to start. Modules import the abstract
+# types from `collections.abc` and keep the rest under `if TYPE_CHECKING:`, with the constant
+# defined as False in the module, the idiom type checkers recognise (PEP 781).
+TYPE_CHECKING = False
 
 __version__ = "0.1.0"
 
@@ -20,12 +25,13 @@ _LAZY = {
     "tool_schemas": "shellfree.schemas",
 }
 
-if _typing.TYPE_CHECKING:
+if TYPE_CHECKING:
     from shellfree.engine.file_tools import FileTools
     from shellfree.schemas import tool_schemas
+del TYPE_CHECKING  # not a public name
 
 
-def __getattr__(name: str) -> _typing.Any:
+def __getattr__(name: str) -> object:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'shellfree' has no attribute {name!r}")

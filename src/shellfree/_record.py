@@ -13,7 +13,11 @@ file or per printed line are written out by hand with ``__slots__`` instead.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Factory", "Record", "replace"]
 

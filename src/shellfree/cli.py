@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 import sys
 from types import ModuleType
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
     import argparse
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from shellfree._record import Factory, Record
-from typing import Callable
+from collections.abc import Callable
 
 __all__ = ["RgArgs", "UsageError", "parse_args", "supported_flags"]
 

@@ -23,14 +23,18 @@ import marshal
 import os
 import select
 import struct
-from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from shellfree.search.walk import Haystack, Subtree, WalkMessage, Walker
 
-__all__ = ["map_in_workers", "split_walk", "walk_in_workers", "write_all"]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
+if TYPE_CHECKING:
+    from typing import TypeVar
 
-T = TypeVar("T")
-R = TypeVar("R")
+    T = TypeVar("T")
+    R = TypeVar("R")
+
+__all__ = ["map_in_workers", "split_walk", "walk_in_workers", "write_all"]
 
 _INDEX = struct.Struct("<I")
 # A part's frame: the length of its marshalled results, its batch number, whether it is the

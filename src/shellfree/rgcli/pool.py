@@ -29,9 +29,13 @@ import threading
 import weakref
 import zlib
 from collections import deque
-from typing import BinaryIO, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from shellfree.search.walk import Haystack, WalkMessage, Walker
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 __all__ = ["SearchPool", "read_frame", "write_frame"]
 

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, BinaryIO, Iterable
+from collections.abc import Iterable
 
 from shellfree import __version__
 from shellfree.rgcli.flags import RgArgs, UsageError, parse_args
 from shellfree.search.errors import GlobError
 from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
+    from typing import BinaryIO
     from shellfree.search.tree_cache import TreeCache
 
 __all__ = ["run"]

@@ -6,7 +6,6 @@ import os
 import stat
 import sys
 import time
-from typing import BinaryIO
 
 from shellfree._record import replace
 from shellfree.rgcli.flags import RgArgs
@@ -37,6 +36,10 @@ from shellfree.search.searcher import (
 )
 from shellfree.search.tree_cache import LargeFile, outcome_key, read_whole
 from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 __all__ = ["NOTHING_SEARCHED", "open_search", "run_search"]
 

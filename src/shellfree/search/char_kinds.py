@@ -17,7 +17,10 @@ version of ``unicodedata`` every non-ASCII line keeps the ``regex`` module.
 
 from __future__ import annotations
 
-from typing import Optional
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
+if TYPE_CHECKING:
+    from typing import Optional
+
 
 KINDS = ("W", "D", "S", "O")
 # Private-use characters: nothing in a pattern or a decoded line means them here.

@@ -19,11 +19,14 @@ position.
 from __future__ import annotations
 
 import math
-from typing import Optional
 
 from shellfree._record import Record
 from shellfree.search import regex_translate as T
 from shellfree.search.byte_ranks import SHARES
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
+if TYPE_CHECKING:
+    from typing import Optional
 
 __all__ = ["ClassRun", "required_run", "MARK"]
 

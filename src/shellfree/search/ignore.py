@@ -21,7 +21,7 @@ rules, and no per-path pathspec call (perf-study §4: 0.3–0.5 µs per path aga
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from shellfree._record import Record
 from shellfree.search.errors import GlobError

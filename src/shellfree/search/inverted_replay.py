@@ -8,7 +8,7 @@ search needs it.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from shellfree.search.line_buffer import (
     FILL,

@@ -15,10 +15,11 @@ here searches.
 from __future__ import annotations
 
 import bisect
-from typing import TYPE_CHECKING, Iterator
+from collections.abc import Iterator
 
 from shellfree._record import Record
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
     from shellfree.search.searcher import SearchConfig
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
-from typing import TYPE_CHECKING, Callable, Iterator, Optional, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from shellfree._record import Record
 from shellfree.search.decode import ByteOffsets
@@ -34,7 +34,9 @@ from shellfree.search import regex_translate as T
 from shellfree.search.class_run import ClassRun, required_run
 from shellfree.search.errors import PatternError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
+    from typing import Optional
     import regex
 
 __all__ = ["PatternOptions", "CompiledPattern", "compile_patterns", "PatternError"]

@@ -16,7 +16,7 @@ the general path.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from shellfree.search.literal_find import LiteralFinder, jumps_pay
 

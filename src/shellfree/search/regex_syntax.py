@@ -10,9 +10,11 @@ line up (``é\\y`` puts the caret under the ``\\``, not two columns later).
 
 from __future__ import annotations
 
-from typing import Optional, Union
-
 from shellfree._record import Factory, Record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
+if TYPE_CHECKING:
+    from typing import Optional
 
 __all__ = [
     "Span", "Literal", "Dot", "Assertion", "ClassPerl", "ClassUnicode", "ClassAscii", "ClassRange",
@@ -123,7 +125,7 @@ class ClassBracketed(Record):
     kind: "ClassSet"
 
 
-ClassSet = Union[ClassUnion, ClassBinaryOp]
+ClassSet = ClassUnion | ClassBinaryOp
 
 
 class FlagItem(Record):
@@ -175,8 +177,8 @@ class Empty(Record):
     span: Span
 
 
-Ast = Union[Literal, Dot, Assertion, ClassPerl, ClassUnicode, ClassBracketed, Repetition, Group,
-            SetFlags, Alternation, Concat, Empty]
+Ast = (Literal | Dot | Assertion | ClassPerl | ClassUnicode | ClassBracketed | Repetition | Group
+       | SetFlags | Alternation | Concat | Empty)
 
 
 class RegexSyntaxError(Exception):

@@ -19,14 +19,15 @@ character; ``\\p{Age=…}`` (the regex module has no Age data) raises an error r
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
 
 from shellfree._module_on_first_use import ModuleOnFirstUse
 from shellfree._record import Record
 from shellfree.search import regex_syntax as S
 from shellfree.search.char_kinds import KINDS, STAND_INS
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
+    from typing import Optional
     import regex
 
 
@@ -675,7 +676,7 @@ _INNER_CLASS_LIMIT = 10  # a class of more characters gives no literals
 _INNER_REPEAT_LIMIT = 10  # a repetition is written out this many times at most
 _INNER_SET_LIMIT = 64  # no set grows past this many
 
-_Lits = Optional[list]  # [(utf-8 string, exact)], or None: any string (nothing known)
+_Lits = list | None  # [(utf-8 string, exact)], or None: any string (nothing known)
 
 
 def _inner_literals(h) -> tuple[_Lits, bool]:

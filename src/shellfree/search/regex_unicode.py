@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 import functools
-from typing import TYPE_CHECKING, Iterable, Optional
+from collections.abc import Iterable
 
 from shellfree._module_on_first_use import ModuleOnFirstUse
 from shellfree._record import Record
@@ -26,7 +26,9 @@ __all__ = ["Chars", "Prop", "Not", "Union", "Op", "ClassExpr", "chars", "contain
            "perl_class", "ascii_class", "EMPTY", "ANY", "SURROGATES", "materialize",
            "regex_fold_agrees"]
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
+    from typing import Optional
     import regex
 
 SURROGATES = ((0xD800, 0xDFFF),)

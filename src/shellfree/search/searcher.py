@@ -20,7 +20,7 @@ gives the bytes counted as searched when a search stops early, and
 from __future__ import annotations
 
 import sys
-from typing import Callable, Iterator, Protocol
+from collections.abc import Callable, Iterator
 
 from shellfree._record import Record, replace
 from shellfree.search.char_kinds import stand_in_text
@@ -44,6 +44,12 @@ from shellfree.search.line_buffer import (
 )
 from shellfree.search.literal_find import LiteralFinder, jumps_pay, rarest_byte
 from shellfree.search.stop_position import after_context_cut, stop_position
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
+if TYPE_CHECKING:
+    from typing import Protocol
+else:
+    Protocol = object  # MatcherLike is a protocol for type checkers only
 
 __all__ = [
     "BINARY_QUIT",

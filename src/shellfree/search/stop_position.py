@@ -8,10 +8,10 @@ read in pieces, and on rg's walk over the after-context for one searched as a si
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from shellfree.search.line_buffer import Fill, fill_of, handed_over
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
     from shellfree.search.searcher import FileResult, SearchConfig, _Lines
 

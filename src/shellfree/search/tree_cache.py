@@ -55,10 +55,11 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
 
 from shellfree.search.ignore_files import LoadedRules, load_rule_file
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
     from shellfree.search.tree_watch import TreeWatch
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import operator
 import os
 import stat
-from typing import TYPE_CHECKING, Collection, Iterator, Sequence, Union
+from collections.abc import Collection, Iterator, Sequence
 
 from shellfree._record import Record
 from shellfree.search.errors import os_error_text
@@ -32,6 +32,7 @@ from shellfree.search.ignore_files import (
 
 from shellfree.search.tree_cache import DIRECTORY, FILE, OTHER
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
     from shellfree.search.tree_cache import Listing, TreeCache
 
@@ -92,7 +93,7 @@ class WalkMessage(Record):
     is_error: bool
 
 
-WalkEvent = Union[Haystack, WalkMessage]
+WalkEvent = Haystack | WalkMessage
 
 
 class Subtree:
