@@ -535,13 +535,13 @@ def test_a_walked_binary_file_read_only_to_its_head_prints_what_rg_prints(
 
     monkeypatch.setattr(tree_cache, "HEAD_BYTES", head)
     heads = []
-    read_whole = tree_cache.read_whole
+    read_open = tree_cache._read_open  # behind read_walked and read_whole, for files > SHORT_READ
 
-    def spying(path, enough=None, large=None):
-        data, st = read_whole(path, enough, large)
+    def spying(fd, enough=None, large=None):
+        data, st = read_open(fd, enough, large)
         heads.append(st is None)
         return data, st
 
-    monkeypatch.setattr("shellfree.rgcli.search.read_whole", spying)
+    monkeypatch.setattr(tree_cache, "_read_open", spying)
     same(reference_rg, args)
     assert any(heads)  # some file really was searched from its head alone

@@ -34,7 +34,7 @@ from shellfree.search.searcher import (
     quits_within,
     search_bytes,
 )
-from shellfree.search.tree_cache import LargeFile, outcome_key, read_whole
+from shellfree.search.tree_cache import LargeFile, outcome_key, read_walked, read_whole
 from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
@@ -415,8 +415,10 @@ class _Search:
                 data, signature, vouch = self.contents.read_signed(path, st, enough, large)
             elif is_stdin:
                 data = stdin.read() if stdin is not None else b""
-            else:
+            elif haystack.explicit:
                 data = read_whole(path, enough, large)[0]
+            else:
+                data = read_walked(path, enough, large)
         except LargeFile as found:
             in_pieces = self._evaluate_in_pieces(haystack, path, table, found.st)
             if in_pieces is not None:

@@ -1,0 +1,84 @@
+"""``read_walked``: a walked file's bytes with no ``fstat`` when one short read holds them all,
+and otherwise exactly what ``read_whole`` gives (its head and large-file rules included)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+from shellfree.search import tree_cache
+from shellfree.search.tree_cache import SHORT_READ, LargeFile, read_walked, read_whole
+from tests.search.test_rg_search import same
+
+SIZES = [0, 1, SHORT_READ - 1, SHORT_READ, SHORT_READ + 1, 3 * SHORT_READ + 7]
+
+
+def _content(size: int) -> bytes:
+    line = b"0123456789 abcdef needle\n"
+    return (line * (size // len(line) + 1))[:size]
+
+
+@pytest.fixture
+def fstat_calls(monkeypatch):
+    calls = []
+    fstat = os.fstat
+
+    def counting(fd):
+        calls.append(fd)
+        return fstat(fd)
+
+    monkeypatch.setattr(os, "fstat", counting)
+    return calls
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_bytes_are_read_whole_s_bytes(tmp_path, size):
+    path = tmp_path / "f.txt"
+    path.write_bytes(_content(size))
+    assert read_walked(os.fsencode(path)) == read_whole(os.fsencode(path))[0] == _content(size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_only_a_file_that_fills_the_short_read_is_stat_ed(tmp_path, size, fstat_calls):
+    path = tmp_path / "f.txt"
+    path.write_bytes(_content(size))
+    read_walked(os.fsencode(path))
+    assert len(fstat_calls) == (1 if size >= SHORT_READ else 0)
+
+
+def test_a_long_file_keeps_the_head_and_large_file_rules(tmp_path, monkeypatch):
+    monkeypatch.setattr(tree_cache, "HEAD_BYTES", SHORT_READ + 100)
+    path = os.fsencode(tmp_path / "f.bin")
+    data = _content(2 * SHORT_READ)
+    with open(path, "wb") as f:
+        f.write(data)
+    # enough(head) -> only the head, as read_whole gives it
+    assert read_walked(path, enough=lambda head: True) == data[: SHORT_READ + 100]
+    assert read_walked(path, enough=lambda head: False) == data
+    with pytest.raises(LargeFile):
+        read_walked(path, large=lambda st: True)
+    # A short file never reaches the rules: it is read whole with its one read.
+    small = os.fsencode(tmp_path / "small.bin")
+    with open(small, "wb") as f:
+        f.write(data[:100])
+    assert read_walked(small, enough=lambda head: True, large=lambda st: True) == data[:100]
+
+
+def test_a_missing_file_raises_like_read_whole(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        read_walked(os.fsencode(tmp_path / "gone"))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths")
+@pytest.mark.parametrize("args", [["-n", "needle"], ["-c", "needle"], ["-n", "last"],
+                                  ["-n", "-v", "-m", "3", "needle"]])
+def test_walked_files_around_the_short_read_print_what_rg_prints(isolated, reference_rg,
+                                                                   args, fstat_calls):
+    # The last line, which holds "last", is the one a truncated read would lose.
+    for size in SIZES[1:]:
+        body = _content(size - len(b"last\n"))
+        (isolated / f"f{size}.txt").write_bytes(body + b"last\n")
+    same(reference_rg, args)
+    assert len(fstat_calls) == sum(size >= SHORT_READ for size in SIZES[1:])  # the short read was used
