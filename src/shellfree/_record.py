@@ -65,6 +65,13 @@ class Record:
         cls.__match_args__ = cls._fields
         if cls._mutable:
             cls.__hash__ = None  # type: ignore[assignment]
+            # Nothing to check: object's own assignment, not a Python-level call per attribute
+            # set (a searcher's per-file counter is one).
+            cls.__setattr__ = object.__setattr__  # type: ignore[method-assign]
+            cls.__delattr__ = object.__delattr__  # type: ignore[method-assign]
+        else:  # also under a mutable base
+            cls.__setattr__ = Record.__setattr__  # type: ignore[method-assign]
+            cls.__delattr__ = Record.__delattr__  # type: ignore[method-assign]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         fields = self._fields
