@@ -103,7 +103,9 @@ def test_split_walk_declines_a_small_tree(tmp_path):
      ["-L", "-n", "needle"], ["--files"], ["-L", "--files"],
      # Named roots: a file named among directories comes back from a worker as named.
      ["--files", "d0", "d1", "top0.txt", "d2", "d4", "d5", "d6"],
-     ["-n", "needle", "d0", "d1", "top5.txt", "d2", "d4", "d5", "d6"]],
+     ["-n", "needle", "d0", "d1", "top5.txt", "d2", "d4", "d5", "d6"],
+     # Every file searched and nothing printed: no "No files were searched", status 1.
+     ["-n", "absent from every file"]],
 )
 def test_parallel_output_equals_serial_output(tmp_path, args, reference_rg):
     _tree(tmp_path)
@@ -116,11 +118,12 @@ def test_parallel_output_equals_serial_output(tmp_path, args, reference_rg):
 
     shellfree = (sys.executable, "-m", "shellfree", "rg")
     serial, parallel = run(*shellfree, "-j1"), run(*shellfree, "-j2")
-    assert parallel.returncode == serial.returncode == (2 if "-L" in args else 0)
-    assert parallel.stdout == serial.stdout
     # rg words some walk errors differently with one thread than with several, and its own
     # threads print them in any order: compare with its multi-threaded run, as sets.
     rg = run(reference_rg, "-j2")
+    assert parallel.returncode == serial.returncode == rg.returncode
+    assert rg.returncode == (2 if "-L" in args else 1 if "absent" in args[-1] else 0)
+    assert parallel.stdout == serial.stdout
     assert sorted(parallel.stderr.splitlines()) == sorted(rg.stderr.splitlines())
     assert sorted(parallel.stdout.splitlines()) == sorted(rg.stdout.splitlines())
 

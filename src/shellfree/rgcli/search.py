@@ -692,10 +692,12 @@ def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: li
         )
         if results is not None:
             for result in results:
-                if isinstance(result, WalkMessage):
+                if result.__class__ is not tuple:
                     out.message(result.text, error=result.is_error)
-                else:
+                elif result:
                     command.emit(_restored(result))
+                else:  # the common outcome (see _stored): searched, nothing printed
+                    command.searched_any = True
             return command.finish(implicit_root=not paths and not use_stdin)
     if len(paths) == 1 and paths[0] != b"-" and not use_stdin:
         split_workers = file_split_workers(args, out)
@@ -708,7 +710,11 @@ def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: li
     for event in walker.walk(roots):
         if isinstance(event, WalkMessage):
             out.message(event.text, error=event.is_error)
-        elif not command.emit(command.evaluate(event, stdin)):
+            continue
+        outcome = command.evaluate(event, stdin)
+        if outcome is _SEARCHED_NOTHING:  # the common outcome: nothing to write
+            command.searched_any = True
+        elif not command.emit(outcome):
             break
     return command.finish(implicit_root=not paths and not use_stdin)
 
