@@ -819,3 +819,37 @@ class TestGarbageCollector:
         tables = list(cache._outcomes.values())
         assert len(tables) == 2 and all(len(table) == 30 for table in tables)
         assert not any(gc.is_tracked(entry) for table in tables for entry in table.values())
+
+
+class TestSignature:
+    """A kept content or outcome stands while its file's size, mtime, ctime, inode, device and
+    mode are the same; the signature packs them into one small bytes object."""
+
+    @staticmethod
+    def fake(**fields):
+        base = dict(st_size=10, st_mtime_ns=1_700_000_000_000_000_000,
+                    st_ctime_ns=1_700_000_000_500_000_000, st_ino=123, st_dev=45, st_mode=0o100644)
+        base.update(fields)
+        return type("FakeStat", (), base)()
+
+    def test_equal_stats_give_one_packed_signature(self, tmp_path):
+        write(tmp_path / "f", b"x\n")
+        first = tree_cache_module._signature(os.stat(tmp_path / "f"))
+        assert isinstance(first, bytes) and len(first) == 44
+        assert tree_cache_module._signature(os.stat(tmp_path / "f")) == first
+
+    @pytest.mark.parametrize("field", ["st_size", "st_mtime_ns", "st_ctime_ns", "st_ino",
+                                       "st_dev", "st_mode"])
+    def test_each_field_counts(self, field):
+        signature = tree_cache_module._signature
+        changed = self.fake(**{field: getattr(self.fake(), field) + 1})
+        assert signature(changed) != signature(self.fake())
+
+    def test_a_value_out_of_range_keeps_a_tuple_that_matches_nothing_packed(self):
+        signature = tree_cache_module._signature
+        huge = self.fake(st_ino=1 << 100)  # a 128-bit file ID (Windows ReFS)
+        assert signature(huge) == signature(self.fake(st_ino=1 << 100))
+        assert isinstance(signature(huge), tuple)
+        before_1677 = self.fake(st_mtime_ns=-(1 << 63) - 1)
+        assert isinstance(signature(before_1677), tuple)
+        assert signature(huge) != signature(self.fake())
