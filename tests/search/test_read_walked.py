@@ -66,6 +66,24 @@ def test_a_long_file_keeps_the_head_and_large_file_rules(tmp_path, monkeypatch):
     assert read_walked(small, enough=lambda head: True, large=lambda st: True) == data[:100]
 
 
+@pytest.mark.parametrize("page", [1, 4096, SHORT_READ - 1])
+def test_a_file_that_answers_a_page_at_a_time_is_read_to_its_end(tmp_path, monkeypatch, page):
+    # A file of /proc (or a FUSE file system) may read short before its end.
+    path = tmp_path / "f.txt"
+    data = _content(3 * 4096 + 5)
+    path.write_bytes(data)
+    read = os.read
+    monkeypatch.setattr(os, "read", lambda fd, n: read(fd, min(n, page)))
+    assert read_walked(os.fsencode(path)) == data
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/smaps"), reason="Linux /proc")
+def test_a_proc_file_longer_than_a_page_is_read_whole():
+    # smaps changes as the process allocates: compare what every read gives, not the bytes.
+    data = read_walked(b"/proc/self/smaps")
+    assert len(data) > 4096 and data.endswith(b"\n") and data.count(b"VmFlags") > 1
+
+
 def test_a_missing_file_raises_like_read_whole(tmp_path):
     with pytest.raises(FileNotFoundError):
         read_walked(os.fsencode(tmp_path / "gone"))
