@@ -1,5 +1,6 @@
-"""``read_walked``: a walked file's bytes with no ``fstat`` when one short read holds them all,
-and otherwise exactly what ``read_whole`` gives (its head and large-file rules included)."""
+"""``read_walked``: a walked file's bytes with no ``fstat`` when its first read comes back short
+(then read on to a read of nothing, as rg reads), and otherwise exactly what ``read_whole``
+gives (its head and large-file rules included)."""
 
 from __future__ import annotations
 
