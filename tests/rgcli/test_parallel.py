@@ -101,6 +101,7 @@ def test_split_walk_declines_a_small_tree(tmp_path):
     "args",
     [["-n", "needle"], ["-c", "needle"], ["-l", "ne+dle"], ["-n", "-C1", "needle"], ["-o", "-b", "n\\w+"],
      ["-L", "-n", "needle"], ["--files"], ["-L", "--files"],
+     ["--files", "--null", "--path-separator", "+"], ["-L", "--files", "--path-separator", "+"],
      # Named roots: a file named among directories comes back from a worker as named.
      ["--files", "d0", "d1", "top0.txt", "d2", "d4", "d5", "d6"],
      ["-n", "needle", "d0", "d1", "top5.txt", "d2", "d4", "d5", "d6"],
@@ -125,7 +126,8 @@ def test_parallel_output_equals_serial_output(tmp_path, args, reference_rg):
     assert rg.returncode == (2 if "-L" in args else 1 if "absent" in args[-1] else 0)
     assert parallel.stdout == serial.stdout
     assert sorted(parallel.stderr.splitlines()) == sorted(rg.stderr.splitlines())
-    assert sorted(parallel.stdout.splitlines()) == sorted(rg.stdout.splitlines())
+    records = (lambda out: out.split(b"\0")) if "--null" in args else bytes.splitlines
+    assert sorted(records(parallel.stdout)) == sorted(records(rg.stdout))
 
 
 def test_split_walk_opens_a_subtree_that_holds_most_of_the_tree(tmp_path):
