@@ -132,11 +132,13 @@ def _timestamp(path: bytes, kind: str) -> float | None:
     return st.st_mtime_ns if kind == "modified" else st.st_atime_ns
 
 
-def _sorted(haystacks: Iterable[Haystack], args: RgArgs, inv: Invocation) -> Iterable[Haystack]:
-    """rg's ``HiArgs::sort``: path order is the walk's; the others collect, then sort."""
+def _sorted(events: Iterable, args: RgArgs, inv: Invocation) -> Iterable:
+    """rg's ``HiArgs::sort`` over the walk's events: in path order, the walk's, they pass as
+    they come, messages included; the other orders print the messages as the walk meets them
+    and collect the haystacks, then sort them."""
     if args.sort is None or (args.sort == "path" and not args.sort_reverse):
-        return haystacks
-    items = list(haystacks)
+        return events
+    items = list(_haystacks(events, inv))
     if args.sort == "path":
         return sorted(items, key=lambda h: _components(_sort_path(h)), reverse=True)
     stamped = [(h, _timestamp(inv.fs(_sort_path(h)), args.sort)) for h in items]
@@ -191,7 +193,6 @@ def _run_files(args: RgArgs, out: Invocation) -> int:
         return out.fatal(str(err))
     terminator = b"\0" if args.null else b"\n"
     separator = args.path_separator
-    matched = False
     workers = worker_count(args, paths, False, out)
     if workers > 1 and not args.quiet:
         from shellfree.rgcli.parallel import walk_in_workers
@@ -203,42 +204,36 @@ def _run_files(args: RgArgs, out: Invocation) -> int:
         )
         if found is not None:
             return _print_found(found, terminator, separator, out)
-    events = walker.walk(paths or None)
-    haystacks = _haystacks(events, out)
-    for haystack in _sorted(haystacks, args, out):
-        matched = True
-        if args.quiet:
-            break
-        # rg names standard input "<stdin>" wherever it prints a path.
-        path = b"<stdin>" if haystack.explicit and haystack.path == b"-" else haystack.path
-        if separator is not None:
-            path = path.replace(b"/", separator)
-        out.stdout.write(path + terminator)
-    if out.errored and not (args.quiet and matched):
+    events = _sorted(walker.walk(paths or None), args, out)
+    if not args.quiet:
+        return _print_found(events, terminator, separator, out)
+    matched = any(True for _ in _haystacks(events, out))  # stops at the first file
+    if out.errored and not matched:
         return 2
     return 0 if matched else 1
 
 
 def _print_found(found: Iterable, terminator: bytes, separator: bytes | None,
                  out: Invocation) -> int:
-    """``_run_files``' loop over the forked workers' results: paths (a named one as a 1-tuple)
-    and messages, in walk order, none sorted (the workers are used only unsorted). Printed in
-    batches, with no Haystack per path: over the large benchmark tree this loop is the parent's
-    share of every one of the 50,000 paths."""
+    """``_run_files``' printing of the walk's events in the order given: haystacks and messages,
+    or the forked workers' results (a walked file's path, a named one's as a 1-tuple, messages).
+    Printed in batches: over the large benchmark tree this loop is the parent's share of every
+    one of the 50,000 paths, and in process every write goes through the output cap."""
     matched = False
     batch: list[bytes] = []
     for event in found:
         cls = event.__class__
         if cls is bytes:
             batch.append(event)
-        elif cls is tuple:
-            # rg names standard input "<stdin>" wherever it prints a path.
-            batch.append(b"<stdin>" if event[0] == b"-" else event[0])
-        else:
+        elif cls is WalkMessage:
             _write_paths(batch, terminator, separator, out)  # the order of writes stands
             batch = []
             out.message(event.text, error=event.is_error)
             continue
+        else:
+            path, named = (event[0], True) if cls is tuple else (event.path, event.explicit)
+            # rg names standard input "<stdin>" wherever it prints a path.
+            batch.append(b"<stdin>" if named and path == b"-" else path)
         matched = True
         if len(batch) >= 512:
             _write_paths(batch, terminator, separator, out)
