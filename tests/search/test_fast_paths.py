@@ -255,7 +255,8 @@ def test_a_long_candidate_line_is_confirmed_once_under_max_columns(isolated, mon
         return line_matches(self, ls, le, look_back)
 
     monkeypatch.setattr(searcher._Lines, "line_matches", counting)
-    assert main(["rg", "-j1", "-n", "-M", "100", "x+ ne", "f.txt"]) == 0
+    # (The assertion keeps the lines from being decided by the literal's window alone.)
+    assert main(["rg", "-j1", "-n", "-M", "100", "\\bx+ ne", "f.txt"]) == 0
     assert capfd.readouterr().out == "1:[Omitted long matching line]\n2:short xx needle\n"  # as rg
     assert confirmed == [(0, 307), (308, 323)]
 

@@ -28,7 +28,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shel
 if TYPE_CHECKING:
     from typing import Optional
 
-__all__ = ["ClassRun", "required_run", "MARK"]
+__all__ = ["ClassRun", "required_run", "ascii_members", "MARK"]
 
 # What a member byte becomes. The space is the commonest byte in source code (byte_ranks), so
 # the literal finder looks for the run with bytes.find rather than jumping between marks, which
@@ -172,6 +172,11 @@ def _union(parts: list) -> int:
     for p in parts:
         mask |= p.mask
     return mask
+
+
+def ascii_members(cls) -> int:
+    """The ASCII members of the class *cls* (bit i: character i)."""
+    return _class_span(cls).mask
 
 
 def _class_span(cls) -> _Span:

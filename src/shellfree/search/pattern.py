@@ -32,6 +32,7 @@ from shellfree.search.decode import ByteOffsets
 from shellfree.search import regex_syntax as S
 from shellfree.search import regex_translate as T
 from shellfree.search.class_run import ClassRun, required_run
+from shellfree.search.sure_window import SureWindow, sure_window
 from shellfree.search.errors import PatternError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
@@ -123,6 +124,9 @@ class CompiledPattern(Record):
     # bytes from one set that every match holds, found in the text translated by its table
     # (see class_run) instead of the literals; None when no run is more selective.
     class_run: Optional[ClassRun] = None
+    # Line mode, a pattern of literals and repeated classes around its one required literal:
+    # the bytes around an occurrence that prove a match without the regex (see sure_window).
+    sure_window: Optional[SureWindow] = None
 
     @property
     def source(self) -> str:
@@ -388,5 +392,7 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
                            text_end=LazyRegex(tr.text_end_source) if tr.crlf_end_anchors else None,
                            class_run=None if tr.folded_literals or tr.text_anchors
                            or tr.can_match_newline
-                           else required_run(tr.hir, tr.required_literals))
+                           else required_run(tr.hir, tr.required_literals),
+                           sure_window=None if tr.exact_literals or tr.can_match_newline
+                           else sure_window(tr.hir, tr.required_literals))
 

@@ -233,6 +233,9 @@ class _Prepared(Record, mutable=True):
     # looked for in the text translated by the table (and a line holding it in the text
     # translated by the sure table, if any, a match); None when the pattern has none.
     run: tuple[bytes, bytes, bytes | None] | None
+    # The bytes around an occurrence of the one required literal that make its line a match
+    # (CompiledPattern.sure_window), or None.
+    sure: object
     # (bytes, their translation by the run's table) that the absence test found the run in,
     # for the search of the same bytes that follows it (_Lines._by_run); None once taken.
     translated: tuple[bytes, bytes] | None = None
@@ -277,6 +280,7 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
         ascii_kinds=getattr(matcher, "ascii_kinds", False),
         around=(matcher.required_literals[0], around) if around is not None else None,
         run=None if run is None else (run.table, run.needle, run.sure),
+        sure=getattr(matcher, "sure_window", None) if literals else None,
     )
     if len(_PREPARED) > 64:
         _PREPARED.clear()
@@ -780,6 +784,8 @@ class _Lines:
         line holds the one literal in *sure_hay* too (another translation of the text, in
         which any occurrence is a match)."""
         buf, end = self.buf, self.end
+        # The sure window is the literal's in the text, not in another haystack.
+        window = self.prepared.sure if hay is None and len(literals) == 1 else None
         if hay is None:
             hay = buf
         # after_match: where the line after the last matching line starts. rg's searcher goes
@@ -789,6 +795,8 @@ class _Lines:
         if len(literals) == 1:
             needle = literals[0]
             find = LiteralFinder(needle, offsets[0]).find
+            if window is not None:
+                sure, ahead, width = window.regex.fullmatch, window.before, window.width
             pos = 0
             while pos < end:
                 best = find(hay, pos, end)
@@ -801,6 +809,9 @@ class _Lines:
                     le = end
                 if (self.exact or le + (le < end) - ls > self.longest
                         or (sure_hay is not None and sure_hay.find(needle, best, le) >= 0)
+                        or (window is not None and ls <= best - ahead
+                            and best - ahead + width <= le
+                            and sure(buf, best - ahead, best - ahead + width) is not None)
                         or self.line_matches(ls, le, look_back=ls != after_match)):
                     yield ls, le
                     after_match = le + 1
