@@ -114,3 +114,60 @@ def test_walked_files_around_the_short_read_print_what_rg_prints(isolated, refer
         (isolated / f"f{size}.txt").write_bytes(body + b"last\n")
     same(reference_rg, args)
     assert len(fstat_calls) == sum(size >= SHORT_READ for size in SIZES[1:])  # the short read was used
+
+
+# A file the walk listed that is a FIFO by the time it is opened: opening a FIFO to read waits
+# for a writer, so each case runs in a child process with a time limit (a hang fails, rather
+# than stopping the suite).
+_SWAPPED = r"""
+import os, sys
+from shellfree.cli import main
+from shellfree.search import walk
+
+root = sys.argv[1]
+listed = walk.Walker._list
+
+def list_then_swap(self, directory):
+    listing = listed(self, directory)
+    swapped, done = os.path.join(root, "b.txt"), os.path.join(root, "done")
+    if not os.path.exists(done):
+        os.remove(swapped)
+        os.mkfifo(swapped)
+        open(done, "w").close()
+    return listing
+
+walk.Walker._list = list_then_swap
+os.chdir(root)
+sys.exit(main(["rg", *sys.argv[2:]]))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_walked_file_that_became_a_fifo_is_not_waited_on(tmp_path):
+    import subprocess
+
+    (tmp_path / "a.txt").write_bytes(b"needle a\n")
+    (tmp_path / "b.txt").write_bytes(b"needle b\n")
+    (tmp_path / "c.txt").write_bytes(b"needle c\n")
+    done = subprocess.run([sys.executable, "-c", _SWAPPED, str(tmp_path), "-j1", "-n", "needle"],
+                          capture_output=True, timeout=30)
+    assert (tmp_path / "done").exists() and tree_cache.stat_module.S_ISFIFO(
+        os.stat(tmp_path / "b.txt").st_mode)
+    # Read as a FIFO with no writer: nothing, as an empty file would give.
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, b"a.txt:1:needle a\nc.txt:1:needle c\n", b"")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_the_tree_cache_reads_a_walked_fifo_without_waiting(tmp_path):
+    import subprocess
+
+    os.mkfifo(tmp_path / "pipe")
+    code = (
+        "import sys\n"
+        "from shellfree.search.tree_cache import TreeCache, read_whole\n"
+        "path = sys.argv[1].encode()\n"
+        "assert TreeCache().read_signed(path, walked=True) == (b'', None, None)\n"
+        "assert read_whole(path, walked=True) == (b'', None)\n"
+    )
+    subprocess.run([sys.executable, "-c", code, str(tmp_path / "pipe")], check=True, timeout=30)

@@ -656,8 +656,8 @@ class TestLargeFile:
             calls.append("pieces" if found is not None else "declined")
             return found
 
-        def whole(path, enough=None, large=None):
-            data, st = read_whole(path, enough, large)  # LargeFile: not read, no call counted
+        def whole(path, enough=None, large=None, walked=False):
+            data, st = read_whole(path, enough, large, walked)  # LargeFile: no call counted
             calls.append("whole" if st is not None else "head")
             return data, st
 

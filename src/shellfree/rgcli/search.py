@@ -412,7 +412,8 @@ class _Search:
             enough, large = self._quits_early, _in_pieces
         try:
             if self.contents is not None and not is_stdin:
-                data, signature, vouch = self.contents.read_signed(path, st, enough, large)
+                data, signature, vouch = self.contents.read_signed(
+                    path, st, enough, large, walked=not haystack.explicit)
             elif is_stdin:
                 data = stdin.read() if stdin is not None else b""
             elif haystack.explicit:

@@ -102,7 +102,11 @@ ENTRY_OVERHEAD = 256
 """Bytes charged per cached file on top of its length (key, record, table slot), so a tree of
 many tiny files is bounded by the budget too."""
 
-_O_BINARY = getattr(os, "O_BINARY", 0)
+_O_READ = os.O_RDONLY | getattr(os, "O_BINARY", 0)
+# A walked file is opened without blocking: listed as a regular file, it may have become a FIFO
+# since, and opening a FIFO to read waits for a writer, forever if none comes (rg's would). On a
+# regular file the flag changes nothing; Windows has none, nor FIFOs a walk can meet.
+_O_READ_WALKED = _O_READ | getattr(os, "O_NONBLOCK", 0)
 _by_name = operator.itemgetter(0)
 
 
@@ -550,13 +554,15 @@ class TreeCache:
         st: os.stat_result | None = None,
         enough: Callable[[bytes], bool] | None = None,
         large: Callable[[os.stat_result], bool] | None = None,
+        walked: bool = False,
     ) -> tuple[bytes, tuple | None, tuple[int, int] | None]:
         """As :meth:`read`, with the signature that vouches for the bytes returned on a later
         ``stat`` (None when nothing can: a file read in pieces, or one whose timestamps had
         not settled when it was read) and the watch's vouch for them (None: none; give it to
         :meth:`remember`). *st* is a
-        ``stat`` of *path* the caller just made; *enough* and *large* are :func:`read_whole`'s
-        (only a head of the file may come back, unsigned, or LargeFile be raised)."""
+        ``stat`` of *path* the caller just made; *enough*, *large* and *walked* are
+        :func:`read_whole`'s (only a head of the file may come back, unsigned, or LargeFile be
+        raised)."""
         key = path
         cached = self._contents.get(key) if self.content_budget else None
         if cached is not None:
@@ -592,7 +598,7 @@ class TreeCache:
         # reported.
         vouch = self._vouch_entry(key)
         read_at = self._clock()
-        data, st = read_whole(path, enough, large)
+        data, st = read_whole(path, enough, large, walked)
         if st is None:
             return data, None, None
         signature = _signature(st)
@@ -841,7 +847,7 @@ def read_walked(
     again from its start by :func:`read_whole`'s rules.
 
     Not for a path named on the command line, which may be a FIFO or a device."""
-    fd = os.open(path, os.O_RDONLY | _O_BINARY)
+    fd = os.open(path, _O_READ_WALKED)
     try:
         first = os.read(fd, SHORT_READ)
         if len(first) < SHORT_READ:
@@ -865,9 +871,12 @@ def read_whole(
     path: bytes,
     enough: Callable[[bytes], bool] | None = None,
     large: Callable[[os.stat_result], bool] | None = None,
+    walked: bool = False,
 ) -> tuple[bytes, os.stat_result | None]:
     """The file's bytes, and its ``fstat`` when it is a regular file read in one piece (the
     only case worth caching: a file that grew meanwhile, a FIFO or a device is not).
+    *walked*: the walk listed it as a regular file (it is opened without blocking, see
+    _O_READ_WALKED).
 
     One read of the whole file when its size is known (perf-study §5.3); anything else is
     read to its end in chunks. The searcher reads every file through this, cache or not (a
@@ -878,7 +887,7 @@ def read_whole(
     head is returned, with no ``fstat``: it is not the file's content, and is not cached.
     Otherwise, when ``large(fstat)`` says so (a text file to search in pieces), LargeFile is
     raised and nothing more is read."""
-    fd = os.open(path, os.O_RDONLY | _O_BINARY)
+    fd = os.open(path, _O_READ_WALKED if walked else _O_READ)
     try:
         return _read_open(fd, enough, large)
     finally:
