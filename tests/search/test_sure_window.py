@@ -15,7 +15,14 @@ from hypothesis import strategies as st
 from shellfree._record import replace
 from shellfree.search.pattern import PatternOptions, compile_patterns
 from shellfree.search.printer import PrintOptions, StandardPrinter
-from shellfree.search.searcher import SearchConfig, literal_line_spans, search_bytes
+from shellfree.search.plain_literal import exact_literal_lines, plain_lines
+from shellfree.search.searcher import (
+    SearchConfig,
+    line_confirmer,
+    literal_line_spans,
+    search_bytes,
+    windowed_literal,
+)
 from tests.search.test_rg_search import same
 
 
@@ -121,6 +128,47 @@ def test_the_window_selects_the_lines_the_regex_selects(data, pattern, crlf, inv
     ours = StandardPrinter(options).print_file(b"f", search_bytes(data, matcher, config))
     theirs = StandardPrinter(options).print_file(b"f", search_bytes(data, confirmed, config))
     assert ours == theirs
+
+
+@pytest.mark.parametrize("pattern", WINDOW_PATTERNS)
+@settings(max_examples=60, deadline=None)
+@given(data=data_strategy, numbered=st.booleans(), max_columns=st.sampled_from([None, 0, 8]),
+       repeat=st.sampled_from([1, 40]))
+def test_the_fused_loop_with_a_window_prints_what_the_general_path_prints(
+    pattern, data, numbered, max_columns, repeat
+):
+    # plain_literal.exact_literal_lines with the window, and the regex for the lines it does
+    # not decide; a long text makes the rare-byte finder give up on a byte common in it.
+    data *= repeat
+    assume(b"\0" not in data)  # binary data goes to the general path
+    matcher = compile_patterns([pattern], PatternOptions())
+    found = windowed_literal(matcher)
+    assert (found is not None) == (matcher.sure_window is not None
+                                   and matcher.class_run is None), pattern
+    assume(found is not None)
+    printer = StandardPrinter(PrintOptions(line_number=numbered, max_columns=max_columns,
+                                           with_filename=True))
+    lead = printer.plain_match_lead(b"f")
+    lines = exact_literal_lines(data, *found[:2], lead, numbered, max_columns, found[2],
+                                line_confirmer(data, matcher, None))
+    assert lines == plain_lines(data, literal_line_spans(data, matcher, None, max_columns),
+                                lead, numbered, max_columns)
+    if lines is not None:
+        expected = printer.print_file(b"f", search_bytes(data, matcher, SearchConfig()))
+        assert b"".join(lines) == expected
+
+
+def test_a_file_whose_lines_the_window_decides_builds_no_line_scanner(monkeypatch):
+    from shellfree.search import searcher
+
+    built = []
+    monkeypatch.setattr(searcher._Lines, "__init__", lambda self, *a, **k: built.append(a))
+    matcher = compile_patterns(["\\w+Error"], PatternOptions())
+    data = b"raise ValueError()\nx = KeyError\n"
+    found = windowed_literal(matcher)
+    lines = exact_literal_lines(data, *found[:2], b"", True, None, found[2],
+                                line_confirmer(data, matcher, None))
+    assert (lines, built) == ([b"1:raise ValueError()\n", b"2:x = KeyError\n"], [])
 
 
 @pytest.fixture

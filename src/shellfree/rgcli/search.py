@@ -30,9 +30,11 @@ from shellfree.search.searcher import (
     absence_test,
     exact_literal,
     fusable,
+    line_confirmer,
     literal_line_spans,
     quits_within,
     search_bytes,
+    windowed_literal,
 )
 from shellfree.search.tree_cache import LargeFile, outcome_key, read_walked, read_whole
 from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
@@ -342,6 +344,10 @@ class _Search:
         self.plain_fused = plain_search and fusable(matcher)
         # (literal, rarest byte's offset) when the fused search needs no line scanner either.
         self.plain_exact = exact_literal(matcher) if self.plain_fused else None
+        # (literal, offset, window) when its lines are those with the window around the
+        # literal, or confirmed (search/sure_window.py): the same loop, no line scanner.
+        self.plain_window = (windowed_literal(matcher)
+                             if self.plain_fused and self.plain_exact is None else None)
         self.matched_any = False
         self.searched_any = False
         self.printed_before = False
@@ -517,6 +523,12 @@ class _Search:
         if self.plain_exact is not None:
             lines = exact_literal_lines(data, *self.plain_exact, lead, options.line_number,
                                         options.max_columns)
+        elif self.plain_window is not None:
+            literal, offset, window = self.plain_window
+            lines = exact_literal_lines(
+                data, literal, offset, lead, options.line_number, options.max_columns, window,
+                line_confirmer(data, self.matcher, self.config.timeout, in_fills),
+            )
         else:
             lines = plain_lines(
                 data, literal_line_spans(data, self.matcher, self.config.timeout,

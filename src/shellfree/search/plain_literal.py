@@ -16,9 +16,13 @@ the general path.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from shellfree.search.literal_find import LiteralFinder, jumps_pay
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
+if TYPE_CHECKING:
+    from shellfree.search.sure_window import SureWindow
 
 __all__ = ["exact_literal_lines", "line_texts", "plain_lines", "print_line_texts"]
 
@@ -62,13 +66,20 @@ def exact_literal_lines(
     lead: bytes,
     numbered: bool,
     max_columns: int | None = None,
+    window: SureWindow | None = None,
+    confirm: Callable[[int, int], bool] | None = None,
 ) -> list[bytes] | None:
     """:func:`plain_lines` of the lines of *data* that hold *literal* (non-empty), for a pattern
     every occurrence of which is a match (searcher.exact_literal); *offset*: its rarest byte's.
+    With a *window* (searcher.windowed_literal), an occurrence is a match when the window holds
+    around it, within its line; a line where it does not at the first occurrence is kept when
+    ``confirm(start, end)`` says so (the line ``data[start:end]``, without its terminator).
 
     One loop from the search to the printed line: the commonest search of all (``-n return``
     prints 193,000 lines over the large benchmark tree) pays a generator turn and the line
     scanner's checks per line otherwise, about a quarter of the per-line cost."""
+    if window is not None:
+        sure, ahead, width = window.regex.fullmatch, window.before, window.width
     out: list[bytes] = []
     append = out.append
     size = len(data)
@@ -93,12 +104,18 @@ def exact_literal_lines(
             text = data[start:pos]
             if len(text) > limit:
                 return None
+            end = pos - 1
         else:  # the last line, unterminated: measured as it is (see plain_lines)
-            pos = size
+            pos = end = size
             text = data[start:]
             if len(text) > limit:
                 return None
             text += b"\n"
+        if window is not None and not (
+            start <= hit - ahead and hit - ahead + width <= end
+            and sure(data, hit - ahead, hit - ahead + width) is not None
+        ) and not confirm(start, end):  # type: ignore[misc]
+            continue
         # plain_lines' printing, repeated: a call per line would cost what this loop saves.
         if numbered:
             line_no += count(b"\n", counted, start)

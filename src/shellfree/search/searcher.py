@@ -445,6 +445,37 @@ def exact_literal(matcher: MatcherLike) -> tuple[bytes, int] | None:
     return None
 
 
+def windowed_literal(matcher: MatcherLike) -> tuple[bytes, int, object] | None:
+    """(literal, offset of its rarest byte, CompiledPattern.sure_window) when a
+    :func:`fusable` pattern's matching lines are the lines holding its one required literal
+    that either have the window around an occurrence or are confirmed by the regex
+    (plain_literal.exact_literal_lines with a window, and :func:`line_confirmer`)."""
+    prepared = _prepare(matcher)
+    literals = prepared.literals
+    if prepared.sure is not None and not prepared.exact and literals and len(literals) == 1:
+        return literals[0], prepared.rare_offsets[0], prepared.sure
+    return None
+
+
+def line_confirmer(
+    data: bytes, matcher: MatcherLike, timeout: float | None, in_fills: bool = False
+) -> Callable[[int, int], bool]:
+    """``confirm(start, end)``: whether the pattern matches the line ``data[start:end]`` as
+    :func:`literal_line_spans` confirms one (*in_fills* as there). The line scanner is built
+    on the first call: a file whose every line is decided otherwise never needs one. May
+    raise SearchTimeout."""
+    lines = None
+
+    def confirm(start: int, end: int) -> bool:
+        nonlocal lines
+        if lines is None:
+            lines = _Lines(data, len(data), matcher, timeout)
+            lines.in_fills = in_fills
+        return lines.line_matches(start, end)
+
+    return confirm
+
+
 def literal_line_spans(
     data: bytes, matcher: MatcherLike, timeout: float | None, longest: int | None = None,
     in_fills: bool = False,
