@@ -73,17 +73,8 @@ def test_a_class_with_non_ascii_members_is_sure_in_its_ascii_members():
     assert _run("\\w{6,}", line=True).sure is None
 
 
-def test_a_line_with_a_sure_run_is_not_confirmed(monkeypatch):
-    from shellfree.search import searcher
-
-    confirmed = []
-    original = searcher._Lines.line_matches
-
-    def line_matches(self, start, end, *args, **kwargs):
-        confirmed.append(self.buf[start:end])
-        return original(self, start, end, *args, **kwargs)
-
-    monkeypatch.setattr(searcher._Lines, "line_matches", line_matches)
+def test_a_line_with_a_sure_run_is_not_confirmed(confirmed_lines):
+    confirmed = confirmed_lines
     matcher = compile_patterns(["\\w{12,}"], PatternOptions())
     data = ("a_long_identifier = 1\nshort words only\nCafé—déjà_vu_longer\n"
             "naïve—ça—dépêché\nsome_other_identifier\n").encode()

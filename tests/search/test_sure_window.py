@@ -76,17 +76,8 @@ def test_the_window_stays_within_the_search_stream():
     assert list(searcher._Lines(b"def xyz", 7, matcher, None).matching_lines()) == [(0, 7)]
 
 
-def test_a_sure_line_is_not_confirmed(monkeypatch):
-    from shellfree.search import searcher
-
-    confirmed = []
-    original = searcher._Lines.line_matches
-
-    def line_matches(self, start, end, *args, **kwargs):
-        confirmed.append(self.buf[start:end])
-        return original(self, start, end, *args, **kwargs)
-
-    monkeypatch.setattr(searcher._Lines, "line_matches", line_matches)
+def test_a_sure_line_is_not_confirmed(confirmed_lines):
+    confirmed = confirmed_lines
     matcher = compile_patterns(["\\w+Error"], PatternOptions())
     data = ("raise ValueError()\n  Error: no\néError\nx\nError then KeyError\n"
             "a\n Error").encode()
