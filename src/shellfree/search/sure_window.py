@@ -96,7 +96,7 @@ def _fewest(items: tuple) -> Optional[tuple[bytes, int]]:
 
 
 def _utf8(text: str) -> Optional[bytes]:
-    """*text* in UTF-8, or None when it holds a raw byte (an escape surrogate, as ``(?-u:\xFF)``
+    """*text* in UTF-8, or None when it holds a raw byte (an escape surrogate, as ``(?-u:\\xFF)``
     makes), whose byte in the text may be part of a character and so not match it."""
     try:
         return text.encode()
