@@ -3,7 +3,11 @@
 Each expectation is a row of rg-semantics.md §1.5 (checked there against rg 15.1 and git).
 """
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shellfree.search.ignore import IGNORE, NONE, WHITELIST, compile_rules, read_rule_lines
 
@@ -131,3 +135,71 @@ def test_the_line_cache_is_bounded(monkeypatch):
     for i in range(25):
         ignore.compile_rules([f"file{i}.txt"])
         assert len(ignore._RULES) <= 10
+
+
+class TestPathsWithoutWildcards:
+    """A rule that looks at directories but has no wildcard (`/site`, `docs/_build`) is an
+    exact path in a set, not a regex; it must decide every path as its regex would."""
+
+    def test_they_are_looked_up_not_compiled(self):
+        from shellfree.search import ignore
+
+        rules, _ = compile_rules(["/site", "docs/_build", "a\\*b/c", "/Mixed/Case", "*.py",
+                                  "docs/*.md"])
+        assert rules.paths == frozenset({b"site", b"docs/_build", b"a*b/c", b"Mixed/Case"})
+        kinds = {r.original: (r.kind, r.regex) for r in rules.rules}
+        assert kinds["docs/_build"] == (ignore._PATH, None)
+        assert kinds["docs/*.md"][0] == ignore._PATH_REGEX
+        # The combined regex holds only the rule that needs one.
+        assert rules.path_regex.pattern == b"(?:docs/[^/]*\\.md)"
+        folded, _ = compile_rules(["/Mixed/Case"], case_insensitive=True)
+        assert folded.paths == frozenset({b"mixed/case"})
+
+    @pytest.mark.parametrize("lines, path, is_dir, expected", [
+        (["/site"], "site", False, IGNORE),
+        (["/site"], "a/site", False, NONE),
+        (["docs/_build"], "docs/_build", True, IGNORE),
+        (["docs/_build"], "x/docs/_build", True, NONE),
+        (["docs/_build/"], "docs/_build", False, NONE),      # directory-only
+        (["docs/_build/"], "docs/_build", True, IGNORE),
+        (["docs/_build", "!docs/_build"], "docs/_build", True, WHITELIST),
+        (["!docs/_build", "docs/_build"], "docs/_build", True, IGNORE),
+        (["a\\*b/c"], "a*b/c", False, IGNORE),                # an escaped star is literal
+        (["a\\*b/c"], "axb/c", False, NONE),
+        (["/Mixed/Case"], "mixed/case", False, NONE),
+    ])
+    def test_they_decide_as_rg_does(self, lines, path, is_dir, expected):
+        assert verdict(lines, path, is_dir) == expected
+
+    def test_case_insensitive_sets_fold_the_path(self):
+        assert verdict(["/Mixed/Case"], "MIXED/case", case_insensitive=True) == IGNORE
+        assert verdict(["/Mixed/Case", "!MIXED/CASE"], "mixed/case", case_insensitive=True) \
+            == WHITELIST
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    lines=st.lists(st.sampled_from([
+        "/site", "site", "docs/_build", "docs/_build/", "!docs/_build", "/A/b", "!a/B",
+        "a\\*b/c", "docs/*", "*.md", "!/site", "x/y/z", "/x/y/", "a*b/c",
+    ]), min_size=1, max_size=6),
+    path=st.sampled_from(["site", "a/site", "docs/_build", "DOCS/_build", "docs/_build/x",
+                          "a/b", "A/b", "a*b/c", "axb/c", "x/y/z", "x/y", "a.md"]),
+    is_dir=st.booleans(),
+    case_insensitive=st.booleans(),
+)
+def test_a_path_set_decides_as_the_regexes_it_replaced(lines, path, is_dir, case_insensitive):
+    from shellfree.search import ignore
+
+    rules, _ = compile_rules(lines, case_insensitive=case_insensitive)
+    # The same rules with every exact path made a regex again, as before the path sets.
+    as_regex = [
+        ignore.Rule(r.original, r.whitelist, r.dir_only, ignore._PATH_REGEX, b"",
+                    re.compile(re.escape(r.literal),
+                               re.DOTALL | (re.IGNORECASE if case_insensitive else 0)))
+        if r.kind == ignore._PATH else r
+        for r in rules.rules
+    ]
+    expected = ignore._assemble(as_regex, case_insensitive)
+    assert not expected.paths
+    assert rules.matched(path.encode(), is_dir) == expected.matched(path.encode(), is_dir)
