@@ -171,6 +171,38 @@ class TestPathsWithoutWildcards:
     def test_they_decide_as_rg_does(self, lines, path, is_dir, expected):
         assert verdict(lines, path, is_dir) == expected
 
+    @pytest.mark.parametrize("lines, path, is_dir, case_insensitive", [
+        (["/site"], "site", False, False), (["/site"], "a/site", False, False),
+        (["docs/_build"], "docs/_build", True, False),
+        (["docs/_build"], "x/docs/_build", True, False),
+        (["docs/_build/"], "docs/_build", False, False),
+        (["docs/_build/"], "docs/_build", True, False),
+        (["docs/_build", "!docs/_build"], "docs/_build", True, False),
+        (["!docs/_build", "docs/_build"], "docs/_build", True, False),
+        (["a\\*b/c"], "a*b/c", False, False), (["a\\*b/c"], "axb/c", False, False),
+        (["/Mixed/Case"], "mixed/case", False, False),
+        (["/Mixed/Case"], "MIXED/case", False, True),
+        (["/Mixed/Case", "!MIXED/CASE"], "mixed/case", False, True),
+    ])
+    def test_the_walk_lists_what_rg_lists(self, isolated, reference_rg, lines, path, is_dir,
+                                          case_insensitive):
+        # The rows above, as a tree: the rule file in a repository, the path a file or a
+        # directory holding one, and `--files` compared with rg's.
+        from tests.search.test_rg_search import same
+
+        (isolated / ".git").mkdir()
+        (isolated / (".ignore" if case_insensitive else ".gitignore")).write_text(
+            "\n".join(lines) + "\n")
+        target = isolated / path
+        if is_dir:
+            target.mkdir(parents=True)
+            target = target / "f"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("x\n")
+        (isolated / "kept.txt").write_text("x\n")
+        same(reference_rg, ["--files", *(["--ignore-file-case-insensitive"]
+                                         if case_insensitive else [])])
+
     def test_case_insensitive_sets_fold_the_path(self):
         assert verdict(["/Mixed/Case"], "MIXED/case", case_insensitive=True) == IGNORE
         assert verdict(["/Mixed/Case", "!MIXED/CASE"], "mixed/case", case_insensitive=True) \
