@@ -111,6 +111,7 @@ def exact_literal_lines(
             if len(text) > limit:
                 return None
             text += b"\n"
+        # The window's check as _Lines._by_literals makes it, inline: it runs once a line.
         if window is not None and not (
             start <= hit - ahead and hit - ahead + width <= end
             and sure(data, hit - ahead, hit - ahead + width) is not None

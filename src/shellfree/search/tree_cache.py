@@ -854,13 +854,7 @@ def read_walked(
             # A regular file reads short only at its end, mostly: one of /proc answers a page
             # at a time, a FUSE one as its server likes.
             more = os.read(fd, SHORT_READ)
-            if not more:
-                return first
-            chunks = [first, more]
-            while more:
-                more = os.read(fd, 1 << 20)
-                chunks.append(more)
-            return b"".join(chunks)
+            return _read_on(fd, [first, more]) if more else first
         os.lseek(fd, 0, os.SEEK_SET)
         return _read_open(fd, enough, large)[0]
     finally:
@@ -913,10 +907,13 @@ def _read_open(
     first = os.read(fd, size + 1 if size else 1 << 16)
     if len(first) == size and stat_module.S_ISREG(st.st_mode):
         return first, st
-    chunks = [first]
+    return _read_on(fd, [first]), None
+
+
+def _read_on(fd: int, chunks: list[bytes]) -> bytes:
+    """*chunks*, what was read of the open file *fd* so far, and the rest of it to its end."""
     while True:
         chunk = os.read(fd, 1 << 20)
         if not chunk:
-            break
+            return b"".join(chunks)
         chunks.append(chunk)
-    return b"".join(chunks), None
