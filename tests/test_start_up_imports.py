@@ -1,5 +1,7 @@
 """What a command-line search imports: never ``typing`` (about 7 ms, a tenth of a search of a
-5,000-file tree; see shellfree/__init__.py), nor the engine's or the documents' modules."""
+5,000-file tree; see shellfree/__init__.py), nor the engine's or the documents' modules, nor
+the tree cache, nor (unless the regex module needs it) the ``threading`` the cache's lock
+needs (search/file_read.py)."""
 
 from __future__ import annotations
 
@@ -22,9 +24,11 @@ out = io.BytesIO()
 status = run([a.encode() for a in sys.argv[1:]], out, io.BytesIO(), may_fork=True)
 assert status in (0, 1), status
 print(sorted(m for m in sys.modules if m in FORBIDDEN or m.startswith(("shellfree.engine",
-      "shellfree.documents", "shellfree.redaction"))))
+      "shellfree.documents", "shellfree.redaction"))
+      or (m == "threading" and "regex" not in sys.modules)))
 """
-FORBIDDEN = ("typing", "dataclasses", "inspect", "argparse", "pathlib", "tempfile", "subprocess")
+FORBIDDEN = ("typing", "dataclasses", "inspect", "argparse", "pathlib", "tempfile", "subprocess",
+             "shellfree.search.tree_cache")
 
 
 def _child_env() -> dict[str, str]:

@@ -6,7 +6,7 @@ large-file paths, so this lowers their thresholds:
 - rgcli/split_file.py searches files of 32 MiB or more in pieces (cut into ranges for forked
   workers too, under the default thread count): here files of one byte or more, in 97-byte
   pieces;
-- tree_cache.read_whole reads a walked file of more than 1 MiB a head first and stops there
+- file_read.read_whole reads a walked file of more than 1 MiB a head first and stops there
   when the head holds a NUL (rg quits at binary data): here the head is 4,096 bytes.
 
 Then the harness compares with rg::
@@ -18,11 +18,11 @@ Run as a script, not with ``-m``: the cases run in their own directories.
 """
 
 import shellfree.rgcli.split_file as split_file
-import shellfree.search.tree_cache as tree_cache
+import shellfree.search.file_read as file_read
 
 split_file.SPLIT_MIN_BYTES = 1
 split_file._PIECE_BYTES = 97  # a prime, so cuts fall everywhere relative to line lengths
-tree_cache.HEAD_BYTES = 4096
+file_read.HEAD_BYTES = 4096
 
 from shellfree.cli import console  # noqa: E402  (after the thresholds are set)
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import shellfree.rgcli.split_file as split_file
-import shellfree.search.tree_cache as tree_cache
+import shellfree.search.file_read as file_read
 from shellfree.rgcli.run import run
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
@@ -355,7 +355,7 @@ def test_files_with_matches_sees_a_nul_in_the_matching_fill_as_rg_does(
     # in an earlier fill is. The piece search only saw the pieces up to the match: a NUL
     # after them in the match's fill sends the file to the serial search.
     monkeypatch.setattr(split_file, "_PIECE_BYTES", piece)
-    monkeypatch.setattr(tree_cache, "HEAD_BYTES", 512)  # walked files go to the pieces too
+    monkeypatch.setattr(file_read, "HEAD_BYTES", 512)  # walked files go to the pieces too
     lines = [b"line %06d" % i for i in range(30000)]
     lines[100] += b" needle"  # bytes 1200-1218
     at = {"after-piece": 450, "next-fill": 20000, "before-match": 50, "none": None}[nul_at]
@@ -385,7 +385,7 @@ def test_without_pread_pieces_are_read_with_a_seek(tmp_path, small_split, refere
     monkeypatch.setattr(split_file, "_HAS_PREAD", False)
     monkeypatch.setattr(os, "pread", no_pread, raising=False)
     monkeypatch.setattr(split_file, "_PIECE_BYTES", 700)
-    monkeypatch.setattr(tree_cache, "HEAD_BYTES", 512)
+    monkeypatch.setattr(file_read, "HEAD_BYTES", 512)
     (tmp_path / "big.txt").write_bytes(_content(seed=21))
     command = ["-j2", *args] + ([] if walked else ["big.txt"])
     assert _shellfree(command, tmp_path) == _rg(reference_rg, command, tmp_path)

@@ -472,7 +472,7 @@ def _walked_file(seed: int) -> bytes:
 def test_a_head_that_quits_within_gives_the_whole_files_result(
     seed, head_fraction, pattern, invert, max_count, stop_at_first, context
 ):
-    # tree_cache.read_whole hands a walked file's head to the search when quits_within says
+    # file_read.read_whole hands a walked file's head to the search when quits_within says
     # rg would stop reading inside it; the result (printed or counted) must be the file's.
     data = _walked_file(seed)
     head = data[: max(1, int(len(data) * head_fraction))]
@@ -532,17 +532,17 @@ def binary_tree(isolated):
 def test_a_walked_binary_file_read_only_to_its_head_prints_what_rg_prints(
     binary_tree, reference_rg, monkeypatch, head, args
 ):
-    from shellfree.search import tree_cache
+    from shellfree.search import file_read
 
-    monkeypatch.setattr(tree_cache, "HEAD_BYTES", head)
+    monkeypatch.setattr(file_read, "HEAD_BYTES", head)
     heads = []
-    read_open = tree_cache._read_open  # behind read_walked and read_whole, for files > SHORT_READ
+    read_open = file_read._read_open  # behind read_walked and read_whole, for files > SHORT_READ
 
     def spying(fd, enough=None, large=None):
         data, st = read_open(fd, enough, large)
         heads.append(st is None)
         return data, st
 
-    monkeypatch.setattr(tree_cache, "_read_open", spying)
+    monkeypatch.setattr(file_read, "_read_open", spying)
     same(reference_rg, args)
     assert any(heads)  # some file really was searched from its head alone

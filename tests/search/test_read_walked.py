@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from shellfree.search import tree_cache
-from shellfree.search.tree_cache import SHORT_READ, LargeFile, read_walked, read_whole
+from shellfree.search import file_read
+from shellfree.search.file_read import SHORT_READ, LargeFile, read_walked, read_whole
 from tests.search.test_rg_search import same
 
 SIZES = [0, 1, SHORT_READ - 1, SHORT_READ, SHORT_READ + 1, 3 * SHORT_READ + 7]
@@ -22,8 +22,8 @@ def _content(size: int) -> bytes:
 
 
 class _CountingOs:
-    """tree_cache's ``os``, counting its ``fstat`` calls and answering its reads *page* bytes
-    at most. Only tree_cache's: pytest's capture makes ``fstat`` calls of its own under some
+    """file_read's ``os``, counting its ``fstat`` calls and answering its reads *page* bytes
+    at most. Only file_read's: pytest's capture makes ``fstat`` calls of its own under some
     versions (a clean clone's CI counted two more per test)."""
 
     def __init__(self, page: int | None = None) -> None:
@@ -44,7 +44,7 @@ class _CountingOs:
 @pytest.fixture
 def fstat_calls(monkeypatch):
     counting = _CountingOs()
-    monkeypatch.setattr(tree_cache, "os", counting)
+    monkeypatch.setattr(file_read, "os", counting)
     return counting.fstats
 
 
@@ -64,7 +64,7 @@ def test_only_a_file_that_fills_the_short_read_is_stat_ed(tmp_path, size, fstat_
 
 
 def test_a_long_file_keeps_the_head_and_large_file_rules(tmp_path, monkeypatch):
-    monkeypatch.setattr(tree_cache, "HEAD_BYTES", SHORT_READ + 100)
+    monkeypatch.setattr(file_read, "HEAD_BYTES", SHORT_READ + 100)
     path = os.fsencode(tmp_path / "f.bin")
     data = _content(2 * SHORT_READ)
     with open(path, "wb") as f:
@@ -87,7 +87,7 @@ def test_a_file_that_answers_a_page_at_a_time_is_read_to_its_end(tmp_path, monke
     path = tmp_path / "f.txt"
     data = _content(3 * 4096 + 5)
     path.write_bytes(data)
-    monkeypatch.setattr(tree_cache, "os", _CountingOs(page))
+    monkeypatch.setattr(file_read, "os", _CountingOs(page))
     assert read_walked(os.fsencode(path)) == data
 
 
@@ -151,7 +151,7 @@ def test_a_walked_file_that_became_a_fifo_is_not_waited_on(tmp_path):
     (tmp_path / "c.txt").write_bytes(b"needle c\n")
     done = subprocess.run([sys.executable, "-c", _SWAPPED, str(tmp_path), "-j1", "-n", "needle"],
                           capture_output=True, timeout=30)
-    assert (tmp_path / "done").exists() and tree_cache.stat_module.S_ISFIFO(
+    assert (tmp_path / "done").exists() and file_read.stat_module.S_ISFIFO(
         os.stat(tmp_path / "b.txt").st_mode)
     # Read as a FIFO with no writer: nothing, as an empty file would give.
     assert (done.returncode, done.stdout, done.stderr) == (
@@ -165,7 +165,8 @@ def test_the_tree_cache_reads_a_walked_fifo_without_waiting(tmp_path):
     os.mkfifo(tmp_path / "pipe")
     code = (
         "import sys\n"
-        "from shellfree.search.tree_cache import TreeCache, read_whole\n"
+        "from shellfree.search.file_read import read_whole\n"
+        "from shellfree.search.tree_cache import TreeCache\n"
         "path = sys.argv[1].encode()\n"
         "assert TreeCache().read_signed(path, walked=True) == (b'', None, None)\n"
         "assert read_whole(path, walked=True) == (b'', None)\n"

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from shellfree.rgcli.run import run
+from shellfree.search import file_read
 from shellfree.search import tree_cache as tree_cache_module
 from shellfree.search.tree_cache import ENTRY_OVERHEAD, RACY_NS, TreeCache, same_place
 from shellfree.search.walk import Haystack, Walker
@@ -646,7 +647,7 @@ class TestLargeFile:
 
         monkeypatch.setattr(split_file, "SPLIT_MIN_BYTES", 64)
         monkeypatch.setattr(split_file, "_PIECE_BYTES", 50)
-        monkeypatch.setattr(tree_cache_module, "HEAD_BYTES", 32)  # walked files: head first
+        monkeypatch.setattr(file_read, "HEAD_BYTES", 32)  # walked files: head first
         calls: list[str] = []
         original = split_file.search_split
         read_whole = tree_cache_module.read_whole
@@ -697,7 +698,7 @@ class TestLargeFile:
         assert b".dat" not in in_pieces
         pieces.clear()
         monkeypatch.setattr(split_file, "SPLIT_MIN_BYTES", 1 << 62)
-        monkeypatch.setattr(tree_cache_module, "HEAD_BYTES", 1 << 62)
+        monkeypatch.setattr(file_read, "HEAD_BYTES", 1 << 62)
         assert rg(tmp_path, "-n", "needle", cache=TreeCache()) == in_pieces
         assert pieces == ["whole", "whole", "whole", "whole"]
 

@@ -36,7 +36,7 @@ from shellfree.search.searcher import (
     search_bytes,
     windowed_literal,
 )
-from shellfree.search.tree_cache import LargeFile, outcome_key, read_walked, read_whole
+from shellfree.search.file_read import LargeFile, read_walked, read_whole
 from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
@@ -107,7 +107,7 @@ class _Fatal(Exception):
 
 def _in_pieces(st: os.stat_result) -> bool:
     """Whether a file is large enough to be searched in pieces (rgcli/split_file.py, imported
-    only when a file is larger than tree_cache.HEAD_BYTES)."""
+    only when a file is larger than file_read.HEAD_BYTES)."""
     from shellfree.rgcli.split_file import SPLIT_MIN_BYTES
 
     return st.st_size >= SPLIT_MIN_BYTES
@@ -312,6 +312,7 @@ class _Search:
         # (a search not run before, or forgotten), it is not looked up file by file; what this
         # run computes is stored at its end, under one lock (remember_outcomes).
         self.outcomes: dict | None = None
+        self.outcome_key = None  # tree_cache.outcome_key, set with outcomes
         self.outcomes_empty = False
         # Five items per file, flat (see TreeCache.remember): a tuple per file, alive until
         # the search ends, would add 50,000 objects for the garbage collector on the large tree.
@@ -383,7 +384,7 @@ class _Search:
         shown = b"<stdin>" if is_stdin else haystack.path
         path = self.out.fs(haystack.path)
         table = self.outcomes
-        key = None if table is None else outcome_key(path, haystack.explicit)
+        key = None if table is None else self.outcome_key(path, haystack.explicit)
         st = None
         recall = False
         recall_vouch = None
@@ -554,7 +555,7 @@ class _Search:
             path, lambda: self.evaluate_split(haystack.path, 1, explicit)
         )
         if outcome is not None:
-            self.to_remember.extend((outcome_key(path, explicit), signature, _stored(outcome),
+            self.to_remember.extend((self.outcome_key(path, explicit), signature, _stored(outcome),
                                      len(outcome.chunk) + len(outcome.json), False))
         return outcome
 
@@ -665,6 +666,9 @@ def open_search(
         return out.fatal(str(err))
     command = _Search(args, out, paths, use_stdin, matcher, options)
     if command.contents is not None and command.json is None:
+        from shellfree.search.tree_cache import outcome_key  # loaded with the cache
+
+        command.outcome_key = outcome_key
         # Everything besides a file's content that decides what this search prints for it.
         search_key = (out.cwd, repr(args), tuple(patterns), command.skip_identity)
         command.outcomes = command.contents.outcomes(search_key)

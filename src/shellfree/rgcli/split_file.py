@@ -23,7 +23,7 @@ needs only the first match, the file is one range, searched in pieces by the cal
 alone (under -l up to the first piece that matches, under -m up to the one that completes
 the count). So is a file searched with context options, whose pieces' lines are merged
 before they are printed (_search_context_pieces). So is a large file met in a walk, once
-tree_cache.read_whole has found it large (rgcli/search.py). Windows has no ``pread``: there
+file_read.read_whole has found it large (rgcli/search.py). Windows has no ``pread``: there
 a piece is read with a seek and a read, by the one process (nothing forks there).
 """
 

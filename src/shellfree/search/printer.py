@@ -11,7 +11,6 @@ from __future__ import annotations
 import codecs
 import functools
 import re
-import threading
 
 from shellfree._record import Record
 from shellfree.search.searcher import FileResult, Line
@@ -121,31 +120,24 @@ def _segmented_prefix(text: str, content: bytes, count: int) -> tuple[str, int, 
 
 
 _INVALID_BYTE = re.compile("[\udc80-\udcff]")
-_SUBPARTS = threading.local()
-
-
-def _record_subpart(error: UnicodeDecodeError) -> tuple[str, int]:
-    _SUBPARTS.spans.append((error.start, error.end))
-    return "\ufffd" * (error.end - error.start), error.end
-
-
-codecs.register_error("shellfree-utf8-subparts", _record_subpart)
-
-
 def _subpart_continuations(content: bytes) -> frozenset[int]:
     """Where, in *content* decoded with each invalid byte as one character, the invalid bytes
     stand that continue a maximal subpart begun before them. CPython's UTF-8 decoder reports
-    each maximal subpart as one error, as the Unicode standard recommends and bstr does."""
-    _SUBPARTS.spans = []
-    content.decode("utf-8", "shellfree-utf8-subparts")
+    each maximal subpart as one error, as the Unicode standard recommends and bstr does; the
+    decode is resumed after each (from a memoryview: no copy of the rest)."""
+    view = memoryview(content)
     continued: list[int] = []
-    done = chars = 0  # bytes and characters before the next span
-    for start, end in _SUBPARTS.spans:
+    done = chars = 0  # bytes and characters before the next error
+    while True:
+        try:
+            codecs.utf_8_decode(view[done:], "strict", True)
+            return frozenset(continued)
+        except UnicodeDecodeError as error:
+            start, end = done + error.start, done + error.end
         chars += len(content[done:start].decode("utf-8"))  # valid between two errors
         continued.extend(range(chars + 1, chars + end - start))
         chars += end - start
         done = end
-    return frozenset(continued)
 
 
 @functools.lru_cache(maxsize=1)

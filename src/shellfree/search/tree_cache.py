@@ -58,24 +58,21 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 
+from shellfree.search.file_read import read_whole
 from shellfree.search.ignore_files import LoadedRules, load_rule_file
+from shellfree.search.listing import DIRECTORY, FILE, OTHER, Listing
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
     from shellfree.search.tree_watch import TreeWatch
 
 __all__ = [
-    "DEFAULT_CONTENT_BUDGET", "DIRECTORY", "FILE", "OTHER", "OUTCOME_BYTES", "RACY_NS",
-    "REMEMBERED_SEARCHES", "REMEMBERED_WALKS", "HEAD_BYTES", "LargeFile", "Listing", "SHORT_READ",
-    "TreeCache", "read_walked", "read_whole", "same_place",
+    "DEFAULT_CONTENT_BUDGET", "OUTCOME_BYTES", "RACY_NS", "REMEMBERED_SEARCHES",
+    "REMEMBERED_WALKS", "TreeCache", "same_place",
 ]
 
 DEFAULT_CONTENT_BUDGET = 64 << 20
 """Bytes of file contents a cache keeps by default."""
-
-HEAD_BYTES = 1 << 20
-"""How much of a large file :func:`read_whole` reads first when its caller may not need the
-rest (a walked binary file: rg quits at its first NUL's buffer fill, 64 KiB at first)."""
 
 RACY_NS = 2_000_000_000
 """How close to the moment of reading an mtime or ctime makes an entry untrusted. Two seconds
@@ -102,11 +99,6 @@ ENTRY_OVERHEAD = 256
 """Bytes charged per cached file on top of its length (key, record, table slot), so a tree of
 many tiny files is bounded by the budget too."""
 
-_O_READ = os.O_RDONLY | getattr(os, "O_BINARY", 0)
-# A walked file is opened without blocking: listed as a regular file, it may have become a FIFO
-# since, and opening a FIFO to read waits for a writer, forever if none comes (rg's would). On a
-# regular file the flag changes nothing; Windows has none, nor FIFOs a walk can meet.
-_O_READ_WALKED = _O_READ | getattr(os, "O_NONBLOCK", 0)
 _by_name = operator.itemgetter(0)
 
 
@@ -144,38 +136,6 @@ def same_place(path: bytes) -> bytes:
     if path.endswith(b"/."):
         path = path[:-1]
     return path.rstrip(b"/") or path[:1]
-
-
-DIRECTORY = "directory"
-FILE = "file"
-OTHER = "other"
-"""Entry kinds, from the directory entry itself (symlinks not followed): a symlink, FIFO or
-device is OTHER. An entry whose kind could not be read has the OSError instead."""
-
-
-class Listing:
-    """One directory's entries in walk order as (name, kind) pairs, their names, and what
-    walkers derived from them.
-
-    Pairs rather than ``os.DirEntry`` objects: a DirEntry keeps its full path and a cached
-    ``stat`` that would go stale, and building a Python object per entry is a visible share
-    of a cold walk. *derived* is free for the walker: a few (key, value) pairs computed from
-    these entries alone, which live exactly as long as the listing stays valid.
-
-    Entries and names are tuples of bytes and strings, which the cyclic garbage collector
-    stops tracking after its first look (a list or a frozenset stays tracked): a full
-    collection in the host process then visits one object per directory, not one per entry.
-    """
-
-    __slots__ = ("entries", "names", "signature", "trusted", "watched", "derived")
-
-    def __init__(self, entries: list[tuple], signature: tuple, trusted: bool) -> None:
-        self.entries = tuple(entries)
-        self.names = tuple([e[0] for e in entries])
-        self.signature = signature
-        self.trusted = trusted
-        self.watched = 0  # the watch epoch that vouches for it (0: none), set under the lock
-        self.derived: tuple = ()
 
 
 # A cached file's content: (data, signature, trusted, generation, watched): generation is the
@@ -819,101 +779,3 @@ class TreeCache:
             self._content_bytes = 0
             self._outcomes.clear()
             self._walks.clear()
-
-
-class LargeFile(Exception):
-    """Raised by :func:`read_whole` for a file its caller would rather not read whole; *st* is
-    the file's ``fstat``."""
-
-    def __init__(self, st: os.stat_result) -> None:
-        super().__init__(st.st_size)
-        self.st = st
-
-
-SHORT_READ = 1 << 16
-"""What :func:`read_walked` asks of the first read: a file shorter than this is read whole by it."""
-
-
-def read_walked(
-    path: bytes,
-    enough: Callable[[bytes], bool] | None = None,
-    large: Callable[[os.stat_result], bool] | None = None,
-) -> bytes:
-    """:func:`read_whole`'s bytes of a file the walk listed as a regular file, for a caller
-    that keeps no ``fstat``: a first read asks for SHORT_READ bytes, and when the answer is
-    shorter the file is read on to a read of nothing, as rg reads it, so a small file costs no
-    ``fstat``. Over the 50,000 files of the large benchmark tree, open, read, read and close
-    took 495 ms, open, ``fstat``, read and close 671 (medians of seven). A longer file is read
-    again from its start by :func:`read_whole`'s rules.
-
-    Not for a path named on the command line, which may be a FIFO or a device."""
-    fd = os.open(path, _O_READ_WALKED)
-    try:
-        first = os.read(fd, SHORT_READ)
-        if len(first) < SHORT_READ:
-            # A regular file reads short only at its end, mostly: one of /proc answers a page
-            # at a time, a FUSE one as its server likes.
-            more = os.read(fd, SHORT_READ)
-            return _read_on(fd, [first, more]) if more else first
-        os.lseek(fd, 0, os.SEEK_SET)
-        return _read_open(fd, enough, large)[0]
-    finally:
-        os.close(fd)
-
-
-def read_whole(
-    path: bytes,
-    enough: Callable[[bytes], bool] | None = None,
-    large: Callable[[os.stat_result], bool] | None = None,
-    walked: bool = False,
-) -> tuple[bytes, os.stat_result | None]:
-    """The file's bytes, and its ``fstat`` when it is a regular file read in one piece (the
-    only case worth caching: a file that grew meanwhile, a FIFO or a device is not).
-    *walked*: the walk listed it as a regular file (it is opened without blocking, see
-    _O_READ_WALKED).
-
-    One read of the whole file when its size is known (perf-study §5.3); anything else is
-    read to its end in chunks. The searcher reads every file through this, cache or not (a
-    walked one without the cache through :func:`read_walked`).
-
-    With *enough*, a regular file of more than HEAD_BYTES is read a head first, and when
-    ``enough(head)`` says the search needs no more (a binary file rg quits early), only the
-    head is returned, with no ``fstat``: it is not the file's content, and is not cached.
-    Otherwise, when ``large(fstat)`` says so (a text file to search in pieces), LargeFile is
-    raised and nothing more is read."""
-    fd = os.open(path, _O_READ_WALKED if walked else _O_READ)
-    try:
-        return _read_open(fd, enough, large)
-    finally:
-        os.close(fd)
-
-
-def _read_open(
-    fd: int,
-    enough: Callable[[bytes], bool] | None,
-    large: Callable[[os.stat_result], bool] | None,
-) -> tuple[bytes, os.stat_result | None]:
-    """:func:`read_whole` of the file open as *fd*, read from its start."""
-    st = os.fstat(fd)
-    size = st.st_size
-    if (enough or large) and size > HEAD_BYTES and stat_module.S_ISREG(st.st_mode):
-        if enough is not None:
-            head = os.read(fd, HEAD_BYTES)
-            if len(head) == HEAD_BYTES and enough(head):
-                return head, None
-            os.lseek(fd, 0, os.SEEK_SET)
-        if large is not None and large(st):
-            raise LargeFile(st)
-    first = os.read(fd, size + 1 if size else 1 << 16)
-    if len(first) == size and stat_module.S_ISREG(st.st_mode):
-        return first, st
-    return _read_on(fd, [first]), None
-
-
-def _read_on(fd: int, chunks: list[bytes]) -> bytes:
-    """*chunks*, what was read of the open file *fd* so far, and the rest of it to its end."""
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)

@@ -30,11 +30,12 @@ from shellfree.search.ignore_files import (
     load_rule_file,
 )
 
-from shellfree.search.tree_cache import DIRECTORY, FILE, OTHER
+from shellfree.search.listing import DIRECTORY, FILE, OTHER
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
-    from shellfree.search.tree_cache import Listing, TreeCache
+    from shellfree.search.listing import Listing
+    from shellfree.search.tree_cache import TreeCache
 
 __all__ = ["WalkOptions", "Haystack", "WalkMessage", "Subtree", "Walker", "join_path"]
 
