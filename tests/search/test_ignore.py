@@ -155,6 +155,21 @@ class TestPathsWithoutWildcards:
         folded, _ = compile_rules(["/Mixed/Case"], case_insensitive=True)
         assert folded.paths == frozenset({b"mixed/case"})
 
+    def test_a_line_regex_is_compiled_only_when_its_rule_is_tested_alone(self):
+        from shellfree.search import ignore
+
+        ignore._LINE_REGEXES.clear()
+        rules, _ = compile_rules(["docs/*.md", "!docs/keep.md", "*.py[co]"])
+        assert rules.path_regex is not None and rules.name_regex is not None
+        assert rules.matched(b"docs/a.txt", False) == NONE  # the combined regexes decide
+        assert not ignore._LINE_REGEXES
+        # A whitelist among the rules: a hit is decided rule by rule, last first.
+        assert rules.matched(b"docs/a.md", False) == IGNORE
+        assert rules.matched(b"docs/keep.md", False) == WHITELIST
+        assert set(ignore._LINE_REGEXES) == {
+            (b"docs/[^/]*\\.md", re.DOTALL), (rules.rules[2].body, re.DOTALL)}
+        assert rules.rules[0].regex is ignore._LINE_REGEXES[(rules.rules[0].body, re.DOTALL)]
+
     @pytest.mark.parametrize("lines, path, is_dir, expected", [
         (["/site"], "site", False, IGNORE),
         (["/site"], "a/site", False, NONE),
@@ -227,8 +242,7 @@ def test_a_path_set_decides_as_the_regexes_it_replaced(lines, path, is_dir, case
     # The same rules with every exact path made a regex again, as before the path sets.
     as_regex = [
         ignore.Rule(r.original, r.whitelist, r.dir_only, ignore._PATH_REGEX, b"",
-                    re.compile(re.escape(r.literal),
-                               re.DOTALL | (re.IGNORECASE if case_insensitive else 0)))
+                    re.escape(r.literal), re.DOTALL | (re.IGNORECASE if case_insensitive else 0))
         if r.kind == ignore._PATH else r
         for r in rules.rules
     ]
