@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shellfree.search.byte_ranks import RANKS
-from shellfree.search.literal_find import LiteralFinder, rarest_byte
+from shellfree.search.literal_find import LiteralFinder, any_present, rarest_byte
 
 # A small alphabet holding rare bytes (X, K, _) and common ones, so literals recur, overlap
 # and share their rare byte with near misses.
@@ -63,3 +63,30 @@ def test_present_answers_for_the_whole_buffer():
     assert LiteralFinder(b"XXX").present(b"a\nXX\nXXX")
     assert not LiteralFinder(b"XXX").present(b"a\nXX\nXX")
     assert not LiteralFinder(b"XXX").present(b"")
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    literals=st.lists(st.binary(min_size=1, max_size=5).map(
+        lambda b: bytes(ALPHABET[x % 6] for x in b)), min_size=1, max_size=4),
+    spots=st.lists(st.integers(0, 5), min_size=4, max_size=4),
+    buf=st.binary(max_size=3000).map(lambda b: bytes(ALPHABET[x % 6] for x in b)),
+)
+def test_literals_sharing_a_byte_are_found_as_by_bytes_find(literals, spots, buf):
+    # Each literal gets an X at a spot of its own (its "rarest byte" at that offset), so the
+    # literals share X at different offsets; buffers full of X make the pass fall back.
+    pairs = []
+    for literal, spot in zip(literals, spots):
+        k = spot % (len(literal) + 1)
+        pairs.append((literal[:k] + b"X" + literal[k:], k))
+    expected = any(literal in buf for literal, _ in pairs)
+    assert any_present(buf, tuple(pairs), b"X") == expected
+
+
+def test_the_fall_back_to_finds_starts_at_the_first_occurrence_not_ruled_out():
+    # "XaX" by its second X: 16 misses on "Xb", then the X at 32 is the 17th, which makes the
+    # pass fall back, and the occurrence that begins at that very X must still be found.
+    assert any_present(b"Xb" * 16 + b"XaX", ((b"XaX", 2),), b"X")
+    assert not any_present(b"Xb" * 16 + b"XbX", ((b"XaX", 2),), b"X")
+    # "XX" by its second X: the one that begins one byte after i - k is not ruled out either.
+    assert any_present(b"Xb" * 16 + b"XX", ((b"XX", 1),), b"X")

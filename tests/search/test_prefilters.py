@@ -305,6 +305,24 @@ def test_the_folded_scan_is_taken_once_the_bytes_scanned_pay_for_it(monkeypatch)
     assert searcher._prepare(several).folded_scan is None
 
 
+@pytest.mark.parametrize("pattern, shared", [
+    ("TODO|FIXME|XXX|HACK", {b"X"}),  # FIXME and XXX: one pass over X
+    ("FIXME|XXX|XML", {b"X"}),
+    ("TODO|HACK", set()),
+])
+def test_literals_with_the_same_rarest_byte_share_its_pass(pattern, shared):
+    matcher = _compiled([pattern])
+    prepared = searcher._prepare(matcher)
+    specs = searcher._find_specs(prepared.literals, prepared.rare_offsets)
+    assert {k for _, k, kind in specs if kind == searcher._SHARED} == shared
+    absent = searcher.absence_test(matcher)
+    for literal in pattern.split("|"):
+        for misses in (5, 40):  # few false hits on X, or enough to fall back to finds
+            data = b"x" * 50 + b"Xa" * misses + literal.encode() + b" X\n"
+            assert not absent(data)
+            assert absent(data.replace(literal.encode(), b"-"))
+
+
 def test_a_large_file_pays_for_the_folded_scan_before_it_is_split():
     matcher = _compiled(["unicode"], case="insensitive")
     prepared = searcher._prepare(matcher)

@@ -79,3 +79,25 @@ class LiteralFinder:
     def present(self, buf: bytes) -> bool:
         """Whether the literal occurs anywhere in *buf*."""
         return self.find(buf, 0, len(buf)) >= 0
+
+
+def any_present(buf: bytes, pairs: tuple[tuple[bytes, int], ...], byte: bytes) -> bool:
+    """Whether *buf* holds one of the literals of *pairs*, each ``(literal, offset)`` with the
+    same rarest byte *byte* at that offset (``FIXME`` and ``XXX`` of ``TODO|FIXME|XXX|HACK``
+    both have ``X``): one pass over that byte's occurrences checks them all, where a
+    :class:`LiteralFinder` each would make a pass of its own. Like a LiteralFinder, it goes
+    over to ``bytes.find`` when the byte turns out to be common in *buf*."""
+    misses = 0
+    i = buf.find(byte)
+    while i >= 0:
+        for literal, k in pairs:
+            # i < k gives a negative start, which counts from the end of buf: what it finds
+            # there is an occurrence too.
+            if buf.startswith(literal, i - k):
+                return True
+        misses += 1
+        if misses > _FREE_MISSES and misses * _MISS_SPACING > i:
+            # Every occurrence with its byte at or before i has been ruled out.
+            return any(buf.find(literal, max(i - k + 1, 0)) >= 0 for literal, k in pairs)
+        i = buf.find(byte, i + 1)
+    return False

@@ -42,7 +42,7 @@ from shellfree.search.line_buffer import (
     handed_over,
     handed_over_from,
 )
-from shellfree.search.literal_find import LiteralFinder, jumps_pay, rarest_byte
+from shellfree.search.literal_find import LiteralFinder, any_present, jumps_pay, rarest_byte
 from shellfree.search.stop_position import after_context_cut, stop_position
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
@@ -397,8 +397,28 @@ def _find_specs(literals: tuple[bytes, ...], offsets: tuple[int, ...]) -> tuple:
     # Each literal with its rarest byte: a file lacking that byte lacks the literal, and one
     # memchr says so; otherwise the literal is looked for by that byte too
     # (literal_find.LiteralFinder). A literal whose rarest byte is common is looked for with
-    # bytes.find at once: its memchr would find the byte in nearly every file.
-    return tuple((lit, k, jumps_pay(lit, k)) for lit, k in zip(literals, offsets))
+    # bytes.find at once: its memchr would find the byte in nearly every file. Literals whose
+    # rarest byte is the same share one pass over it (_SHARED: the pairs, the byte).
+    specs: list[tuple] = []
+    sharing: dict[bytes, int] = {}  # a rare byte -> the index of its spec
+    for literal, k in zip(literals, offsets):
+        if not jumps_pay(literal, k):
+            specs.append((literal, k, False))
+            continue
+        byte = literal[k : k + 1]
+        at = sharing.get(byte)
+        if at is None:
+            sharing[byte] = len(specs)
+            specs.append((literal, k, True))
+            continue
+        first, first_k, kind = specs[at]
+        pairs = first if kind is _SHARED else ((first, first_k),)
+        specs[at] = (pairs + ((literal, k),), byte, _SHARED)
+    return tuple(specs)
+
+
+_SHARED = 2
+"""A spec of literals sharing their rarest byte (see _find_specs)."""
 
 
 def _holds_one(data: bytes, specs: tuple) -> bool:
@@ -407,7 +427,10 @@ def _holds_one(data: bytes, specs: tuple) -> bool:
         if not jumps:
             if data.find(literal) >= 0:
                 return True
-        elif data.find(literal[k : k + 1]) >= 0 and LiteralFinder(literal, k).present(data):
+        elif jumps is True:
+            if data.find(literal[k : k + 1]) >= 0 and LiteralFinder(literal, k).present(data):
+                return True
+        elif any_present(data, literal, k):  # _SHARED: the pairs and their byte
             return True
     return False
 
