@@ -412,7 +412,7 @@ def _find_specs(literals: tuple[bytes, ...], offsets: tuple[int, ...]) -> tuple:
             specs.append((literal, k, True))
             continue
         first, first_k, kind = specs[at]
-        pairs = first if kind is _SHARED else ((first, first_k),)
+        pairs = first if kind == _SHARED else ((first, first_k),)
         specs[at] = (pairs + ((literal, k),), byte, _SHARED)
     return tuple(specs)
 
