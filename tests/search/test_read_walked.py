@@ -5,6 +5,7 @@ gives (its head and large-file rules included)."""
 from __future__ import annotations
 
 import os
+import stat
 import sys
 
 import pytest
@@ -151,7 +152,7 @@ def test_a_walked_file_that_became_a_fifo_is_not_waited_on(tmp_path):
     (tmp_path / "c.txt").write_bytes(b"needle c\n")
     done = subprocess.run([sys.executable, "-c", _SWAPPED, str(tmp_path), "-j1", "-n", "needle"],
                           capture_output=True, timeout=30)
-    assert (tmp_path / "done").exists() and file_read.stat_module.S_ISFIFO(
+    assert (tmp_path / "done").exists() and stat.S_ISFIFO(
         os.stat(tmp_path / "b.txt").st_mode)
     # Read as a FIFO with no writer: nothing, as an empty file would give.
     assert (done.returncode, done.stdout, done.stderr) == (
