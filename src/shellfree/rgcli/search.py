@@ -314,8 +314,8 @@ class _Search:
         self.outcomes: dict | None = None
         self.outcome_key = None  # tree_cache.outcome_key, set with outcomes
         self.outcomes_empty = False
-        # Five items per file, flat (see TreeCache.remember): a tuple per file, alive until
-        # the search ends, would add 50,000 objects for the garbage collector on the large tree.
+        # A file's key and the entry its table keeps, flat (see TreeCache.remember): the
+        # entry is made here, where the table is filled with it as it is.
         self.to_remember: list = []
         self.vouch_start: tuple | None = None
         # Modes where a file without a match prints nothing and counts for nothing (not -L,
@@ -437,13 +437,14 @@ class _Search:
             return Outcome(errors=(f"{os.fsdecode(shown)}: {os_error_text(err)}",))
         outcome = self._judge(haystack, shown, data)
         if table is not None and not is_stdin:
-            # The watch's vouch is kept as whether it is the one this run began with (see
-            # TreeCache.remember); the common outcome, nothing printed, is stored as ().
+            # Stamped with the epoch this run began in when the watch's vouch is the one it
+            # began with (see TreeCache.remember); the common outcome, nothing printed, is
+            # stored as ().
             vouched = vouch is not None and vouch == self.vouch_start
-            self.to_remember.extend((
-                key, None if outcome.errors else signature,
-                _stored(outcome), len(outcome.chunk) + len(outcome.json), vouched,
-            ))
+            self.to_remember.extend((key, (
+                None if outcome.errors else signature, _stored(outcome),
+                len(outcome.chunk) + len(outcome.json), self.vouch_start[0] if vouched else 0,
+            )))
         return outcome
 
     def _judge(self, haystack: Haystack, shown: bytes, data: bytes) -> Outcome:
@@ -555,8 +556,8 @@ class _Search:
             path, lambda: self.evaluate_split(haystack.path, 1, explicit)
         )
         if outcome is not None:
-            self.to_remember.extend((self.outcome_key(path, explicit), signature, _stored(outcome),
-                                     len(outcome.chunk) + len(outcome.json), False))
+            self.to_remember.extend((self.outcome_key(path, explicit), (
+                signature, _stored(outcome), len(outcome.chunk) + len(outcome.json), 0)))
         return outcome
 
     def evaluate_split(self, path_arg: bytes, workers: int, explicit: bool = True) -> Outcome | None:

@@ -138,12 +138,20 @@ def same_place(path: bytes) -> bytes:
     return path.rstrip(b"/") or path[:1]
 
 
-# A cached file's content: (data, signature, trusted, generation, watched): generation is the
-# run that last used it, watched the watch epoch that vouches for it (0: none).
+# A cached file's content: (data, signature, trusted, watched): watched is the watch epoch
+# that vouches for it (0: none).
 # A plain tuple of bytes, ints and a bool, which the cyclic garbage collector stops tracking
 # after its first look (an object with slots stays tracked): a full collection in the host
 # process then skips the 40,000 records of a large tree instead of visiting each and its data.
+# The run that last used it is kept apart (TreeCache._last_used), so that using it makes no new
+# record: a warm search of the large tree would otherwise make 37,000 of them, and the young
+# generation's collections they set off cost it some 10 ms (tracked allocations).
 _Content = tuple
+
+
+_SIGNATURE_OF = operator.itemgetter(0)
+_SIZE_OF = operator.itemgetter(2)
+"""Fields of an outcome table's entry: (signature, outcome, printed bytes, watch stamp)."""
 
 
 def _cost(content: _Content) -> int:
@@ -211,6 +219,9 @@ class TreeCache:
         self._contents: OrderedDict[bytes, _Content] = OrderedDict()
         self._content_bytes = 0
         self._generation = 0
+        # The run (generation) that last used each cached content; an int per key, so that
+        # using a content changes no record (see _Content).
+        self._last_used: dict[bytes, int] = {}
         # Max-heap (negated cost, key) of the cached contents; entries go stale lazily.
         self._by_size: list[tuple[int, bytes]] = []
         # A newcomer costing this much or more finds no room (until something is dropped).
@@ -324,15 +335,13 @@ class TreeCache:
         if not changes.children:
             return
         self._reports += 1
-        listings, contents, rules = self._listings, self._contents, self._rules
+        listings, rules = self._listings, self._rules
         for directory, name, listing_too in changes.children:
             path = (directory if directory.endswith(b"/") else directory + b"/") + name
             if listing_too:
                 listings.pop((directory, False), None)
                 listings.pop((directory, True), None)
-            content = contents.pop(path, None)
-            if content is not None:
-                self._content_bytes -= _cost(content)
+            self._drop_content(path)
             if path in self._rule_paths:
                 for key in [k for k in rules if k[0] == path]:
                     del rules[key]
@@ -526,7 +535,7 @@ class TreeCache:
         key = path
         cached = self._contents.get(key) if self.content_budget else None
         if cached is not None:
-            data, signature, trusted, generation, watched = cached
+            data, signature, trusted, watched = cached
             # Vouched for by the watch, or checked by a stat (and stamped afresh).
             restamp = st is not None or watched != self._epoch
             # A content stamped in this epoch was read in a directory the watch covered, and
@@ -548,8 +557,9 @@ class TreeCache:
                     if self._contents.get(key) is cached:
                         if restamp:
                             watched = self._stamp(vouch)
-                        if (generation, cached[4]) != (self._generation, watched):
-                            self._contents[key] = (data, signature, trusted, self._generation, watched)
+                            if watched != cached[3]:
+                                self._contents[key] = (data, signature, trusted, watched)
+                        self._last_used[key] = self._generation
                         self._contents.move_to_end(key)
                     else:
                         vouch = None  # dropped meanwhile by a report: what was read stands
@@ -568,7 +578,7 @@ class TreeCache:
         if self.content_budget and (
             cached is not None or len(data) + ENTRY_OVERHEAD < self._admit_below
         ):
-            self._keep(key, (data, signature, trusted, self._generation), vouch)
+            self._keep(key, (data, signature, trusted), vouch)
         # Unsettled, it gets no signature even when watched: an outcome computed from it must
         # not be recalled by a stat check after the watch stops vouching (a new epoch).
         return data, (signature if trusted else None), vouch
@@ -640,28 +650,42 @@ class TreeCache:
         return self._epoch, self._reports
 
     def remember(self, table: _OutcomeTable, entries: list, since: tuple[int, int]) -> None:
-        """Keep, for each ``key, signature, outcome, size, vouched`` of *entries* (five items
-        per file, flat) in order,
-        *outcome* (which prints *size* bytes) for *key*, computed from content with
-        *signature* (from :meth:`read_signed`; no signature keeps nothing and drops what was
-        kept). An outcome that would take the table's printed bytes past
+        """Keep, for each ``key, (signature, outcome, size, stamp)`` of *entries* (two items per
+        file, flat) in order, *outcome* (which prints *size* bytes) for *key*, computed from
+        content with *signature* (from :meth:`read_signed`; no signature keeps nothing and drops
+        what was kept). An outcome that would take the table's printed bytes past
         :data:`OUTCOME_BYTES` is not kept.
 
-        A search stores its outcomes at its end, under one lock. *vouched* says that the
-        watch's vouch for the content (from :meth:`read_signed`) was *since*, the
-        :meth:`vouch_now` taken when the search began; the outcome is vouched for by the watch
-        only if no report has been applied since then either (the counters only grow)."""
+        A search stores its outcomes at its end, under one lock. *since* is the
+        :meth:`vouch_now` taken when the search began; *stamp* is its epoch where the watch's
+        vouch for the content (from :meth:`read_signed`) was *since*, else 0. The outcome is
+        vouched for by the watch only if no report has been applied since then either (the
+        counters only grow); otherwise it is kept with stamp 0, for the ``stat`` check."""
         with self._lock:
-            stamp = self._epoch if (self._epoch, self._reports) == since else 0
+            current = (self._epoch, self._reports) == since
+            if current and not table:
+                # A search new to the table (every file of a new query): its entries go in
+                # as they are, without a Python turn per file (that loop cost the large tree
+                # 36 ms per search), unless one is unsigned or they print too much.
+                found = entries[1::2]
+                if None not in map(_SIGNATURE_OF, found):
+                    printed = sum(map(_SIZE_OF, found))
+                    if printed <= OUTCOME_BYTES:
+                        table.update(zip(entries[::2], found))
+                        if len(table) < len(found):  # a file met twice: the last one stands
+                            printed = sum(map(_SIZE_OF, table.values()))
+                        table.printed = printed
+                        return
             printed = table.printed
             items = iter(entries)
-            for key, signature, outcome, size, vouched in zip(items, items, items, items, items):
+            for key, entry in zip(items, items):
                 old = table.pop(key, None)
                 if old is not None:
                     printed -= old[2]
-                if signature is None or printed + size > OUTCOME_BYTES:
+                size = entry[2]
+                if entry[0] is None or printed + size > OUTCOME_BYTES:
                     continue
-                table[key] = (signature, outcome, size, stamp if vouched else 0)
+                table[key] = entry if current or not entry[3] else entry[:3] + (0,)
                 printed += size
             table.printed = printed
 
@@ -671,17 +695,23 @@ class TreeCache:
         cost = _cost(content)
         with self._lock:
             content = content + (self._stamp(vouch),)
-            old = self._contents.pop(key, None)
-            if old is not None:
-                self._content_bytes -= _cost(old)
+            self._drop_content(key)
             if cost > self.content_budget or not self._make_room(cost):
                 return
             self._contents[key] = content
+            self._last_used[key] = self._generation
             self._content_bytes += cost
             heapq.heappush(self._by_size, (-cost, key))
             if len(self._by_size) > 2 * len(self._contents) + 1024:
                 self._by_size = [(-_cost(c), k) for k, c in self._contents.items()]
                 heapq.heapify(self._by_size)
+
+    def _drop_content(self, key: bytes) -> None:
+        """Drop the cached content of *key*, if any. Lock held."""
+        content = self._contents.pop(key, None)
+        if content is not None:
+            self._content_bytes -= _cost(content)
+            del self._last_used[key]
 
     def _make_room(self, cost: int) -> bool:
         """Evict until *cost* more bytes fit (see the module docstring); False, evicting
@@ -691,9 +721,8 @@ class TreeCache:
         heap = self._by_size
         while self._content_bytes + cost > self.content_budget:
             oldest_key = next(iter(contents))
-            last_used = contents[oldest_key][3]
-            if last_used < stale:
-                self._content_bytes -= _cost(contents.pop(oldest_key))
+            if self._last_used[oldest_key] < stale:
+                self._drop_content(oldest_key)
                 continue
             while heap:
                 negated, largest_key = heap[0]
@@ -705,8 +734,7 @@ class TreeCache:
                 self._admit_below = min(self._admit_below, cost)
                 return False
             heapq.heappop(heap)
-            del contents[largest_key]
-            self._content_bytes += negated
+            self._drop_content(largest_key)
         return True
 
     # -- walks --------------------------------------------------------------------------------
@@ -742,8 +770,7 @@ class TreeCache:
             self._admit_below = _ADMIT_ALL
             for key in [k for k in self._contents if k.endswith(name)]:
                 if same_place(key) == target:
-                    content = self._contents.pop(key)
-                    self._content_bytes -= _cost(content)
+                    self._drop_content(key)
             parent_name = parent.rpartition(b"/")[2]
             for key in [k for k in self._listings if name in k[0] or parent_name in k[0]]:
                 if same_place(key[0]) in (target, parent):
@@ -773,6 +800,7 @@ class TreeCache:
             self._listings.clear()
             self._rules.clear()
             self._contents.clear()
+            self._last_used.clear()
             self._rule_paths.clear()
             self._by_size.clear()
             self._admit_below = _ADMIT_ALL
