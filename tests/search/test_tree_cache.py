@@ -833,7 +833,7 @@ class TestGarbageCollector:
                 write(isolated / f"d{d}" / f"f{f}.txt", b"needle %d\n" % f)
         cache = TreeCache(clock=settled_clock, remembered_searches=0)
         assert b"needle" in rg(isolated, "needle", cache=cache)
-        rg(isolated, "needle", cache=cache)  # a warm run renews every content record
+        rg(isolated, "needle", cache=cache)  # a warm run, which keeps the records it found
         # A collection untracks a tuple whose items are untracked by then: the signature
         # inside a record goes in one collection, the record in the next.
         gc.collect()
