@@ -400,6 +400,24 @@ class TestWatchedHelpers:
             state = cache.pool.states()[0]
             assert state["watching"] and state["watched_directories"] > 0, change.__name__
 
+    @pytest.mark.parametrize("owner_weight", [0.0, 0.8], ids=["all-to-helper", "shared"])
+    def test_every_change_is_seen_by_a_new_query(self, isolated, caches, owner_weight):
+        # A new query's files take _Search.lane in the helper (and the owner) where the watch
+        # vouches for their cached contents; a change must send the changed file to a read.
+        from tests.search.test_tree_watch import CHANGED_TEXT, CHANGES
+
+        for number, change in enumerate(CHANGES):
+            root = build_tree(isolated / str(number), deep=b"needle deep\n")
+            cache = caches(owner_weight, watch=True)
+            agree(root, cache, "-n", "needle")
+            for args in (("-n", CHANGED_TEXT), ("-c", CHANGED_TEXT)):
+                cache.forget_searches()
+                agree(root, cache, *args)
+            change(root)
+            for args in (("-n", CHANGED_TEXT), ("-c", CHANGED_TEXT)):
+                cache.forget_searches()
+                agree(root, cache, *args)
+
     def test_a_root_outside_the_working_directory_is_watched_too(self, isolated, caches):
         # Its files' directories are not below the helper's top: each is watched alone, and a
         # change in it is still reported.

@@ -20,3 +20,21 @@ def confirmed_lines(monkeypatch) -> list[bytes]:
 
     monkeypatch.setattr(searcher._Lines, "line_matches", line_matches)
     return confirmed
+
+
+@pytest.fixture
+def judged(monkeypatch) -> list[bytes]:
+    """The paths of the files the search command judges: searches, rather than recalls from
+    a tree cache's outcomes or settles in ``_Search.lane`` (a watched content the absence
+    test proves empty)."""
+    from shellfree.rgcli.search import _Search
+
+    calls: list[bytes] = []
+    original = _Search._judge
+
+    def judge(self, haystack, shown, data):
+        calls.append(haystack.path)
+        return original(self, haystack, shown, data)
+
+    monkeypatch.setattr(_Search, "_judge", judge)
+    return calls

@@ -536,22 +536,6 @@ class TestThreads:
         assert 0 < cache.content_bytes <= 600
 
 
-@pytest.fixture
-def judged(monkeypatch):
-    """The paths of the files the search command judges (searches rather than recalls)."""
-    from shellfree.rgcli.search import _Search
-
-    calls: list[bytes] = []
-    original = _Search._judge
-
-    def judge(self, haystack, shown, data):
-        calls.append(haystack.path)
-        return original(self, haystack, shown, data)
-
-    monkeypatch.setattr(_Search, "_judge", judge)
-    return calls
-
-
 class TestOutcomes:
     """A search repeated on an unchanged tree reuses each file's outcome; whatever changed is
     searched again, and the output is always a fresh run's."""

@@ -170,6 +170,96 @@ def test_a_change_between_runs_is_seen(tree, change, args):
         assert after != before, "every change shows in the printed lines"
 
 
+# Text that only the changes above write: before them no file holds it, so every file of a
+# new search for it takes _Search.lane (a watched content the absence test proves empty).
+CHANGED_TEXT = "appended|One|ONE|TWO|new|replaced|fresh|recreated|elsewhere"
+
+
+def printed(output: bytes) -> bytes:
+    """The standard output part of rg()'s answer."""
+    return output.split(b"--stderr--")[0].strip()
+
+
+def new_query(root, cache, *args: str, judged: list | None = None) -> bytes:
+    """agree() for a search the cache has not remembered (a new query's way); *judged* is
+    left holding what the cached run judged."""
+    fresh = rg(root, *args, cache=None)
+    cache.forget_searches()
+    if judged is not None:
+        judged.clear()
+    assert rg(root, *args, cache=cache) == fresh
+    return fresh
+
+
+@pytest.mark.parametrize("change", CHANGES, ids=lambda change: change.__name__)
+def test_a_change_is_seen_by_a_new_query(tree, change, judged):
+    cache = watched_cache()
+    agree(tree, cache, "-n", "needle")
+    assert printed(new_query(tree, cache, "-n", CHANGED_TEXT, judged=judged)) == b""
+    assert judged == []  # every file took the lane
+    change(tree)
+    after = new_query(tree, cache, "-n", CHANGED_TEXT, judged=judged)
+    if change not in (delete, rename_file, gitignore_in_place, ignore_file_in_place,
+                      remove_directory, rename_directory):  # these write no new text
+        assert printed(after), "the change wrote text the query finds"
+        assert judged  # the changed file was read again, not served from the lane
+    new_query(tree, cache, "-c", CHANGED_TEXT)
+
+
+def test_the_lane_remembers_what_evaluate_would(tree, monkeypatch):
+    from shellfree.rgcli.search import _Search
+
+    def tables(cache):
+        return [dict(table) for table in cache._outcomes.values()]
+
+    laned = watched_cache()
+    agree(tree, laned, "-n", "needle")
+    new_query(tree, laned, "-n", CHANGED_TEXT)
+    monkeypatch.setattr(_Search, "lane", lambda self: None)
+    evaluated = watched_cache()
+    agree(tree, evaluated, "-n", "needle")
+    new_query(tree, evaluated, "-n", CHANGED_TEXT)
+    assert tables(laned) == tables(evaluated)
+    assert len(tables(laned)) == 1 and len(tables(laned)[0]) == 3
+
+
+def test_a_new_query_remembers_what_the_lane_found(tree, judged):
+    # The lane's outcomes are stored as evaluate's would be: the same search repeated judges
+    # no file, and after a change judges the changed file alone.
+    cache = watched_cache()
+    agree(tree, cache, "-n", "needle")
+    new_query(tree, cache, "-n", CHANGED_TEXT, judged=judged)
+    judged.clear()
+    assert printed(rg(tree, "-n", CHANGED_TEXT, cache=cache)) == b""
+    assert judged == []
+    append(tree)
+    assert b"appended" in rg(tree, "-n", CHANGED_TEXT, cache=cache)
+    assert judged == [b"a.txt"]
+
+
+def test_the_lane_serves_nothing_the_watch_stopped_vouching_for(tree, judged, monkeypatch):
+    # Lost reports (a queue overflow) start a new epoch: no content is vouched for any more,
+    # and a new query reads every file's stat again instead of taking the lane.
+    cache = watched_cache()
+    agree(tree, cache, "-n", "needle")
+    lost = Changes()
+    lost.everything = True
+    real_changes = TreeWatch.changes
+    monkeypatch.setattr(TreeWatch, "changes", lambda self: (real_changes(self), lost)[1])
+    same_size_same_times(tree)  # a change the stat check cannot see either (same size, times)
+    judged.clear()
+    cache.forget_searches()
+    rg(tree, "-n", CHANGED_TEXT, cache=cache)
+    assert sorted(judged) == [b"a.txt", b"sub/c.txt", b"sub/deep/d.txt"]
+
+
+def test_without_the_watch_no_file_takes_the_lane(tree, judged):
+    cache = TreeCache(clock=settled_clock)
+    agree(tree, cache, "-n", "needle")
+    new_query(tree, cache, "-n", CHANGED_TEXT, judged=judged)
+    assert sorted(judged) == [b"a.txt", b"sub/c.txt", b"sub/deep/d.txt"]
+
+
 @pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root reads any file")
 def test_a_mode_change_is_seen(tree):
     cache = watched_cache()

@@ -88,6 +88,7 @@ def _serve(cache, serial: int, argv: list[bytes], cwd: str | None, inbox: _Inbox
     # every directory it reads a file of (TreeCache.cover).
     top = os.fsencode(os.path.abspath(cwd if cwd is not None else os.getcwd())).rstrip(b"/") or b"/"
     last_directory = None
+    lane = command.lane() if command is not None else None
     try:
         while True:
             frame = inbox.get()
@@ -108,15 +109,19 @@ def _serve(cache, serial: int, argv: list[bytes], cwd: str | None, inbox: _Inbox
             for path in frame[2]:
                 if inbox.abandoned >= serial:
                     break
-                haystack = Haystack(path[0], True) if path.__class__ is tuple else Haystack(path, False)
+                explicit = path.__class__ is tuple
+                walked = path[0] if explicit else path
                 if cover is not None:
                     # A batch runs in walk order: most files share the last one's directory,
                     # which is covered already (reports are applied between searches only).
-                    directory = haystack.path.rpartition(b"/")[0]
+                    directory = walked.rpartition(b"/")[0]
                     if directory != last_directory:
-                        cover(fs(haystack.path).rpartition(b"/")[0], top)
+                        cover(fs(walked).rpartition(b"/")[0], top)
                         last_directory = directory
-                results.append(_stored(evaluate(haystack, None)))
+                if lane is not None and not explicit and lane(walked):
+                    results.append(())  # _stored's searched-and-nothing-printed
+                    continue
+                results.append(_stored(evaluate(Haystack(walked, explicit), None)))
             else:
                 write_frame(stdout, (RESULTS, serial, results))
     finally:

@@ -41,6 +41,7 @@ from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import BinaryIO
 
 __all__ = ["NOTHING_SEARCHED", "open_search", "run_search"]
@@ -606,6 +607,45 @@ class _Search:
                 self.printed_before = True
         return True
 
+    def lane(self) -> Callable[[bytes], bool] | None:
+        """For a new search over a watched tree cache, the lean way of its commonest file: a
+        walked file whose cached content the watch vouches for and the absence test proves
+        empty. ``lane(path)`` (a walked file's path) is True when the file was that one and is
+        done, its outcome (searched, nothing printed) remembered as :meth:`evaluate` would;
+        False sends it to :meth:`evaluate`. None when no file can take it.
+
+        Over the large benchmark tree, watched, four files in five take it on a new search;
+        evaluate's way for them (its checks, the general read, _judge, _stored) cost about a
+        fifth of such a search's time, in samples of py-spy.
+        """
+        contents = self.contents
+        table = self.outcomes
+        if (self.absent is None or contents is None or not contents.watching
+                or self.skip_identity is not None
+                or (table is not None and not self.outcomes_empty)):
+            return None
+        watched_content = contents.watched_content
+        absent = self.absent
+        fs = self.out.fs
+        outcome_key = self.outcome_key
+        since = self.vouch_start
+        to_remember = self.to_remember
+
+        def lane(walked: bytes) -> bool:
+            path = fs(walked)
+            found = watched_content(path)
+            if found is None:
+                return False
+            data, signature, vouch = found
+            if not absent(data):
+                return False
+            if table is not None:
+                to_remember.extend((outcome_key(path, False), (
+                    signature, (), 0, since[0] if vouch == since else 0)))
+            return True
+
+        return lane
+
     def remember_outcomes(self) -> None:
         """Store in the cache the outcomes this run computed (see ``outcomes``)."""
         if self.to_remember and self.outcomes is not None and self.contents is not None:
@@ -685,9 +725,16 @@ def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: li
     roots = paths if paths else ([b"-"] if use_stdin else None)
     pool = getattr(out.cache, "pool", None)
     if pool is not None and _poolable(command, args, paths, use_stdin):
-        results = pool.search(
-            out.argv, out.cwd, walker, roots, lambda h: _stored(command.evaluate(h, None))
-        )
+        lane = command.lane()
+        if lane is None:
+            def evaluate(haystack: Haystack) -> tuple:
+                return _stored(command.evaluate(haystack, None))
+        else:
+            def evaluate(haystack: Haystack) -> tuple:
+                if not haystack.explicit and lane(haystack.path):
+                    return ()
+                return _stored(command.evaluate(haystack, None))
+        results = pool.search(out.argv, out.cwd, walker, roots, evaluate)
         if results is not None:
             try:
                 for result in results:
@@ -725,9 +772,13 @@ def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: li
             if outcome is not None:
                 command.emit(outcome)
                 return command.finish(implicit_root=False)
+    lane = command.lane()
     for event in walker.walk(roots):
         if isinstance(event, WalkMessage):
             out.message(event.text, error=event.is_error)
+            continue
+        if lane is not None and not event.explicit and lane(event.path):
+            command.searched_any = True
             continue
         outcome = command.evaluate(event, stdin)
         if outcome is _SEARCHED_NOTHING:  # the common outcome: nothing to write
