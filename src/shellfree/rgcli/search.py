@@ -614,9 +614,9 @@ class _Search:
         done, its outcome (searched, nothing printed) remembered as :meth:`evaluate` would;
         False sends it to :meth:`evaluate`. None when no file can take it.
 
-        Over the large benchmark tree, watched, four files in five take it on a new search;
-        evaluate's way for them (its checks, the general read, _judge, _stored) cost about a
-        fifth of such a search's time, in samples of py-spy.
+        Over the large benchmark tree, watched, the 37,000 cached files of 50,000 take it on a
+        new search for a rare literal; without it, evaluate's way for them (its checks, the
+        general read, _judge, _stored) made the search 466 instead of 425 ms.
         """
         contents = self.contents
         table = self.outcomes
