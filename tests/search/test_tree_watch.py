@@ -223,12 +223,16 @@ def test_the_lane_remembers_what_evaluate_would(tree, monkeypatch):
     assert len(tables(laned)) == 1 and len(tables(laned)[0]) == 3
 
 
-def test_a_new_query_remembers_what_the_lane_found(tree, judged):
-    # The lane's outcomes are stored as evaluate's would be: the same search repeated judges
-    # no file, and after a change judges the changed file alone.
+def test_a_new_query_remembers_what_the_lane_found(tree, judged, monkeypatch):
+    # The lane's outcomes are stored as evaluate's would be: the same search repeated, with the
+    # lane shut (a repeated search does not take it anyway), recalls every file and judges
+    # none; after a change it judges the changed file alone.
+    from shellfree.rgcli.search import _Search
+
     cache = watched_cache()
     agree(tree, cache, "-n", "needle")
     new_query(tree, cache, "-n", CHANGED_TEXT, judged=judged)
+    monkeypatch.setattr(_Search, "lane", lambda self: None)
     judged.clear()
     assert printed(rg(tree, "-n", CHANGED_TEXT, cache=cache)) == b""
     assert judged == []
@@ -246,10 +250,12 @@ def test_the_lane_serves_nothing_the_watch_stopped_vouching_for(tree, judged, mo
     lost.everything = True
     real_changes = TreeWatch.changes
     monkeypatch.setattr(TreeWatch, "changes", lambda self: (real_changes(self), lost)[1])
-    same_size_same_times(tree)  # a change the stat check cannot see either (same size, times)
+    same_size_same_times(tree)  # same size and mtime: only its ctime tells the stat check
+    fresh = rg(tree, "-n", CHANGED_TEXT, cache=None)
+    assert b"needle TWO" in fresh
     judged.clear()
     cache.forget_searches()
-    rg(tree, "-n", CHANGED_TEXT, cache=cache)
+    assert rg(tree, "-n", CHANGED_TEXT, cache=cache) == fresh
     assert sorted(judged) == [b"a.txt", b"sub/c.txt", b"sub/deep/d.txt"]
 
 

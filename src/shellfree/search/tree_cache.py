@@ -534,36 +534,33 @@ class TreeCache:
         raised)."""
         key = path
         cached = self._contents.get(key) if self.content_budget else None
+        if cached is not None and st is None and cached[3] == self._epoch:
+            found = self.watched_content(key)
+            if found is not None:
+                return found
+            cached = self._contents.get(key)  # dropped meanwhile by a report
         if cached is not None:
+            # Checked by a stat, and stamped afresh.
             data, signature, trusted, watched = cached
-            # Vouched for by the watch, or checked by a stat (and stamped afresh).
-            restamp = st is not None or watched != self._epoch
-            # A content stamped in this epoch was read in a directory the watch covered, and
-            # the watch stops covering one only with a new epoch: the vouch is the current one
-            # (taken here, not by a lookup of the directory, which a warm search makes per file).
-            vouch = self._vouch_entry(key) if restamp else (watched, self._reports)
-            hit = True
-            if restamp:
-                if st is None:
-                    try:
-                        st = os.stat(path)
-                    except OSError:
-                        st = None
-                hit = st is not None and trusted and _signature(st) == signature
-                if hit and st.st_nlink != 1:  # type: ignore[union-attr]
+            vouch = self._vouch_entry(key)
+            if st is None:
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    st = None
+            if st is not None and trusted and _signature(st) == signature:
+                if st.st_nlink != 1:
                     vouch = None  # see tree_watch.py: hard links
-            if hit:
                 with self._lock:
                     if self._contents.get(key) is cached:
-                        if restamp:
-                            watched = self._stamp(vouch)
-                            if watched != cached[3]:
-                                self._contents[key] = (data, signature, trusted, watched)
+                        stamp = self._stamp(vouch)
+                        if stamp != watched:
+                            self._contents[key] = (data, signature, trusted, stamp)
                         self._last_used[key] = self._generation
                         self._contents.move_to_end(key)
                     else:
                         vouch = None  # dropped meanwhile by a report: what was read stands
-                return data, (signature if trusted else None), vouch
+                return data, signature, vouch
         # The directory's watch, if any, was added before this read: a change after it is
         # reported.
         vouch = self._vouch_entry(key)
@@ -586,8 +583,10 @@ class TreeCache:
     def watched_content(self, path: bytes) -> tuple[bytes, object, tuple[int, int]] | None:
         """:meth:`read_signed`'s answer for a file whose cached content the watch vouches for
         as of this run, so that no ``stat`` is needed; None for any other file (read it with
-        :meth:`read_signed`). The lean way of a warm search's commonest file (see
-        ``_Search.lane``)."""
+        :meth:`read_signed`). A content stamped in this epoch was read in a directory the watch
+        covered, and the watch stops covering one only with a new epoch: the vouch is the
+        current one (taken here, not by a lookup of the directory, which a warm search would
+        make per file). ``_Search.lane`` calls it directly for a warm search's commonest file."""
         cached = self._contents.get(path)
         if cached is None or cached[3] != self._epoch:
             return None
