@@ -256,6 +256,37 @@ class TestIgnoreFiles:
         entries = [".git/", (".gitignore", "a/x\nb/y\n"), "a/x", "a/k", "b/y", "b/k", ("c/.gitignore", "d/z\n"), "c/d/z", "c/d/k"]
         scenario.check("multi-root shared parent", entries, ["--files", *roots])
 
+    @pytest.mark.parametrize(
+        ("cwd", "root"),
+        [("", r) for r in [".//x", "././x", ".//x/", "././/x", "x//", "./x/.", "x/."]]
+        + [("x", r) for r in [".", "./", ".//", "./.", "././", ".///", "././/"]],
+    )
+    def test_parent_rules_under_odd_root_spellings(self, scenario: ScenarioChecker, cwd: str, root: str) -> None:
+        # rg 15.1 joins an entry's walk path, less one `./` and the root as typed, to the root's
+        # absolute path before matching the rules above the root; a root that is `.` component
+        # for component is not stripped, so `.//` and `./.` mangle the joined path and anchored
+        # parent rules stop matching, while `.//x` and `././x` keep them (parity only: no spec
+        # statement exists). The rules sit one and two levels above the root.
+        entries = [
+            ("../.ignore", "/work/x/sub/g\n"), (".ignore", "/x/sub/f\n/x/k\nh\n"),
+            "x/f", "x/k", "x/h", "x/sub/f", "x/sub/g", "x/sub/k",
+        ]
+        scenario.check("parent rules, odd root spelling", entries, ["--files", root], cwd=cwd)
+
+    @pytest.mark.parametrize(
+        "roots",
+        [["c", "."], ["c", "..", "."], ["c", "c/k", "."], ["c", "nope", "."], ["c", "-", "."],
+         ["c", "a", "."], ["a", "../r/c"], [".//c", "."], ["c", ".//"], ["./.", "c"]],
+    )
+    def test_parent_rules_reused_only_from_the_root_before(self, scenario: ScenarioChecker, roots: list[str]) -> None:
+        # rg 15.1 caches the ignore state above a root weakly: a root reuses it (and matches the
+        # parent rules as if its entries lay below the earlier root) only while the previous
+        # root's walk still holds it. A directory root in between replaces it, a file or missing
+        # root drops it, standard input keeps it; the spelling quirks above follow each root's
+        # own spelling (parity only).
+        entries = [(".ignore", "/r/a/m\n/r/c/k\n"), "r/a/k", "r/a/m", "r/c/k", "r/c/m", "r/k"]
+        scenario.check("parent rules across roots", entries, ["--files", *roots], cwd="r")
+
     @pytest.mark.parametrize("flag", ["--no-ignore", "-u"], ids=["no_ignore", "unrestricted1"])
     @pytest.mark.parametrize("repo", [False, True], ids=["inert", "repo"])
     def test_no_ignore(self, scenario: ScenarioChecker, flag: str, repo: bool) -> None:

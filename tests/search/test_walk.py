@@ -459,6 +459,32 @@ class TestRegressionsFromTheHarness:
         check(reference_rg, ["r1", "r2"], ["r1/x", "r2/x", "r2/y"])  # r2/x seen as r1/x
         check(reference_rg, ["r2", "r1"], ["r2/y"])  # r1/x seen as r2/x
 
+    def test_parent_state_lasts_only_while_the_root_before_holds_it(self, isolated, reference_rg):
+        # seed 8000201 (walk --extended, and a script of roots in every order): rg 15.1 holds
+        # its cache of the state above a root weakly, so a root reuses it only from the
+        # directory root just before it; and the `./.` spelling garbles the parent rules' paths
+        # for its own root only.
+        make({".ignore": "/r/a/m\n", "r/a/k": "x", "r/a/m": "x", "r/c/k": "x"})
+        os.chdir("r")
+        check(reference_rg, ["a"], ["a/k"])
+        check(reference_rg, ["c", "a"], ["c/k", "a/k", "a/m"])  # a/m seen as c/m
+        check(reference_rg, ["c", "..", "a"], ["c/k", "../r/a/k", "../r/c/k", "a/k"])  # r replaced c's state
+        check(reference_rg, ["c", "c/k", "a"], ["c/k", "c/k", "a/k"])  # a file root dropped it
+        check(reference_rg, ["./.", "a"], ["././a/k", "././a/m", "././c/k", "a/k"])
+        check(reference_rg, ["a", "./."], ["a/k", "././a/k", "././a/m", "././c/k"])
+        check(reference_rg, [".//a"], [".//a/k"])
+
+    def test_reverse_path_sort_orders_component_kinds_first(self, isolated, reference_rg):
+        # seed 9000134 (walk --extended): --sortr path compares rg's Path components, where
+        # the root "/" < a leading "." < ".." < any name, whatever their bytes.
+        make({"d/k": "x", "a.txt": "x", "+b": "x"})
+        absolute = os.path.join(os.getcwd(), "d")
+        os.chdir("d")
+        argv = ["--files", "--sortr", "path", "--", absolute, "./k", "../a.txt", "../+b", "k"]
+        expected = f"k\n../a.txt\n../+b\n./k\n{absolute}/k\n".encode()
+        assert run_rg(reference_rg, argv)[0] == expected
+        assert run_shellfree(argv)[0] == expected
+
     def test_stdin_sorts_by_the_name_it_prints(self, isolated, reference_rg):
         # seed 3000199 (walk --extended): a sort that collects orders stdin by "<stdin>", and
         # takes its timestamp from a file of that name, not from one named "-".

@@ -157,11 +157,21 @@ def _sort_path(haystack: Haystack) -> bytes:
     return b"<stdin>" if haystack.explicit and haystack.path == b"-" else haystack.path
 
 
-def _components(path: bytes) -> list[bytes]:
-    # Rust's Path ordering compares components; "//" and interior "." vanish from them.
+_ROOT_DIR, _CUR_DIR, _PARENT_DIR, _NORMAL = range(4)
+
+
+def _components(path: bytes) -> list[tuple[int, bytes]]:
+    # Rust's Path ordering compares components; "//" and interior "." vanish from them, and
+    # kinds order before names: the root "/" < a leading "." < ".." < any name (so "./a.txt"
+    # sorts before "/abs" and "../x" before "-x", unlike their bytes).
     parts = path.split(b"/")
-    head = [b"/"] if path.startswith(b"/") else []
-    return head + [p for i, p in enumerate(parts) if p and (p != b"." or i == 0)]
+    out = [(_ROOT_DIR, b"")] if path.startswith(b"/") else []
+    for i, part in enumerate(parts):
+        if not part or (part == b"." and i > 0):
+            continue
+        kind = _CUR_DIR if part == b"." else _PARENT_DIR if part == b".." else _NORMAL
+        out.append((kind, part if kind == _NORMAL else b""))
+    return out
 
 
 def worker_count(args: RgArgs, paths: list[bytes], use_stdin: bool, out: Invocation) -> int:

@@ -151,19 +151,23 @@ _RULE_NAMES = frozenset((b".rgignore", b".ignore", b".gitignore", b".git", b".jj
 def _parent_prefix(root: bytes, below: bytes) -> bytes:
     """What rules above the root see in front of an entry's path below the root.
 
-    Normally the root's absolute path below the rule file's directory. rg 15.1 builds that
-    path by joining the root's absolute path with the walk path minus one ``./``, which goes
-    wrong for roots spelled like ``.//`` (the rest is absolute: the joined path is just
-    ``/…``, so anchored parent rules never match) and ``./.`` (an extra ``./`` stays in the
-    middle); unanchored rules still match by name. Checked against the binary with anchored,
-    unanchored and ``*``/``**`` rules for ``.//``, ``.///``, ``./.`` and ``././``.
+    Normally the root's absolute path below the rule file's directory (*below*). rg 15.1 joins
+    the absolute path of the root with the entry's walk path after dropping one ``./`` and the
+    root as typed (less one ``./``), except for a root that is ``.`` component for component
+    (``.``, ``./``, ``./.``, ``.//``, ``././``): there it joins the walk path minus one ``./``
+    whole. For ``.`` and ``./`` that is the path below the root; for ``.//`` the rest is
+    absolute (the joined path is just ``/…``, so anchored parent rules never match); for
+    ``./.`` an extra ``./`` stays in the middle. Unanchored rules still match by name. Checked
+    against the binary with anchored rules one and two levels up for roots such as ``.//``,
+    ``.///``, ``./.``, ``././``, ``.//x``, ``././x``, ``.//x/``, ``x//`` and ``./x/.``.
     """
-    if root.startswith(b"./"):
-        rest = root[2:]
-        if rest.startswith(b"/"):
-            return rest if rest.endswith(b"/") else rest + b"/"
-        if rest == b"." or rest.startswith(b"./"):
-            return below + b"/./"
+    if root == b"." or root.startswith(b"./"):
+        if not root.split(b"/")[1:] or set(root.split(b"/")[1:]) <= {b"", b"."}:
+            walked = join_path(root, b"")  # what precedes the entry's path in its walk path
+            walked = walked[2:] if walked.startswith(b"./") else walked
+            if walked.startswith(b"/"):
+                return walked
+            return below + b"/" + walked
     return below + b"/"
 
 
@@ -282,17 +286,18 @@ class Walker:
         entries are at depth 1) is not descended into but yielded as a :class:`Subtree`.
         """
         yield from self._startup_messages
-        # rg 15.1 caches the ignore state of the directories above a root by path, and a later
-        # root reuses it together with the absolute path of the root that built it: parent rules
-        # are then matched as if the later root's entries lay below the earlier root. This maps
-        # each ancestor directory to the canonical root that built it (fixed in rg 15.2;
-        # kept here because shellfree reproduces 15.1).
-        built_by: dict[bytes, tuple[bytes, bytes]] = {}
+        # rg 15.1 caches the ignore state of the directories above a root by path, holding each
+        # entry weakly: a later root reuses the entries still alive, which are those of the
+        # ancestors of the directory root just before it, together with the absolute path of
+        # the root that built them. Parent rules are then matched as if the later root's
+        # entries lay below that earlier root. This maps each ancestor directory still alive to
+        # that canonical root (fixed in rg 15.2; kept because shellfree reproduces 15.1).
+        alive: dict[bytes, bytes] = {}
         if roots is None:
-            yield from self._sized(self._walk_root(b"./", True, built_by, split_depth))
+            yield from self._sized(self._walk_root(b"./", True, alive, split_depth))
         else:
             for root in roots:
-                yield from self._sized(self._walk_root(root, False, built_by, split_depth))
+                yield from self._sized(self._walk_root(root, False, alive, split_depth))
 
     def walk_subtree(
         self, subtree: Subtree, split_depth: int | None = None, unlisted: bool = False
@@ -495,11 +500,13 @@ class Walker:
         return directory.startswith(b"./") and directory[2:].startswith(b"./")
 
     def _parent_nodes(
-        self, root: bytes, offset: int, built_by: dict[bytes, tuple[bytes, bytes]]
+        self, root: bytes, offset: int, alive: dict[bytes, bytes]
     ) -> tuple[_Dir | None, list[WalkMessage]]:
-        """Ignore state from the directories above *root* (rg's ``add_parents``)."""
+        """Ignore state from the directories above *root* (rg's ``add_parents``); *alive*
+        (see ``walk``) is read, then left holding this root's ancestors."""
         opts = self.options
         if not (opts.ignore_parent or opts.ignore_vcs):
+            alive.clear()
             return None, []
         try:
             absolute = os.fsencode(os.path.realpath(self._fs(root), strict=True))
@@ -507,8 +514,10 @@ class Walker:
             try:
                 absolute = os.fsencode(os.path.realpath(self._fs(root)))
                 if not os.path.exists(absolute):
+                    alive.clear()
                     return None, []
             except OSError:
+                alive.clear()
                 return None, []
         ancestors = []
         path = absolute
@@ -520,24 +529,23 @@ class Walker:
             path = parent
         node: _Dir | None = None
         messages: list[WalkMessage] = []
-        # The base the parent rules see: this root, or the earlier root that already built
-        # this root's parent directory (see ``walk``).
-        base, spelled = (
-            built_by.get(ancestors[0], (absolute, root)) if ancestors else (absolute, root)
-        )
-        already_built = {a for a in ancestors if a in built_by}
-        for ancestor in ancestors:
-            built_by.setdefault(ancestor, (absolute, root))
+        # The base the parent rules see: this root, or the earlier root that built this root's
+        # parent directory if that entry is still alive (see ``walk``).
+        base = alive.get(ancestors[0], absolute) if ancestors else absolute
+        already_built = {a for a in ancestors if a in alive}
+        mine = {ancestor: alive.get(ancestor, absolute) for ancestor in ancestors}
+        alive.clear()
+        alive.update(mine)
         for ancestor in reversed(ancestors):
             # The candidate for an ancestor's rules: the base's absolute path below it, then
             # the entry's path below the root.
             below = base[len(ancestor) :].lstrip(b"/")
-            prefix = _parent_prefix(spelled, below)
+            prefix = _parent_prefix(root, below)
             # rg reads the ancestors' ignore files even under --no-ignore-parent (it walks
             # them to find repositories) and reports their errors as errors; it just does not
             # apply their rules.
             child, child_messages = self._child_node(None, ancestor, None, offset, prefix)
-            if ancestor not in already_built:  # rg reports a cached directory's errors once
+            if ancestor not in already_built:  # rg reports a reused directory's errors once
                 messages.extend(WalkMessage(m.text, True) for m in child_messages)
             custom = dot = gitignore = exclude = None
             if opts.ignore_parent:
@@ -564,23 +572,25 @@ class Walker:
         self,
         root: bytes,
         strip_dot: bool,
-        built_by: dict[bytes, tuple[bytes, bytes]],
+        alive: dict[bytes, bytes],
         split_depth: int | None,
     ) -> Iterator[WalkEvent | Subtree]:
         opts = self.options
         if root == b"-":
-            yield Haystack(root, explicit=True)  # standard input
+            yield Haystack(root, explicit=True)  # standard input; rg keeps the ignore state
             return
         try:
             st = os.stat(self._fs(root))  # a root is always followed, even a symlink
         except OSError as err:
+            alive.clear()  # rg drops the previous root's ignore state for any root not a directory
             yield self._io_error(root, err)
             return
         if not stat.S_ISDIR(st.st_mode):
+            alive.clear()
             yield Haystack(root, explicit=True)
             return
         offset = len(join_path(root, b""))
-        parent, messages = self._parent_nodes(root, offset, built_by)
+        parent, messages = self._parent_nodes(root, offset, alive)
         yield from messages
         if self._cache is not None and not opts.follow_links and not opts.one_file_system:
             # With --follow every symlink is stat'ed per walk anyway: listings are not cached.
