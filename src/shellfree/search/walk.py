@@ -161,13 +161,10 @@ def _parent_prefix(root: bytes, below: bytes) -> bytes:
     against the binary with anchored rules one and two levels up for roots such as ``.//``,
     ``.///``, ``./.``, ``././``, ``.//x``, ``././x``, ``.//x/``, ``x//`` and ``./x/.``.
     """
-    if root == b"." or root.startswith(b"./"):
-        if not root.split(b"/")[1:] or set(root.split(b"/")[1:]) <= {b"", b"."}:
-            walked = join_path(root, b"")  # what precedes the entry's path in its walk path
-            walked = walked[2:] if walked.startswith(b"./") else walked
-            if walked.startswith(b"/"):
-                return walked
-            return below + b"/" + walked
+    if (root == b"." or root.startswith(b"./")) and set(root.split(b"/")[1:]) <= {b"", b"."}:
+        walked = join_path(root, b"")  # what precedes the entry's path in its walk path
+        walked = walked[2:] if walked.startswith(b"./") else walked
+        return walked if walked.startswith(b"/") else below + b"/" + walked
     return below + b"/"
 
 
