@@ -29,7 +29,7 @@ from benchmarks.parity.trees import (
 )
 from benchmarks.parity.walk_cases import Case, CaseDraft, FlagSpec, draw_cwd
 
-CONTENT_GENERATOR_VERSION = 2
+CONTENT_GENERATOR_VERSION = 3
 """Bumped whenever the generator changes what a seed produces (reports print it next to each seed)."""
 
 # ---------------------------------------------------------------------------------------------
@@ -491,6 +491,10 @@ CONTENT_FLAGS: tuple[FlagSpec, ...] = (
     FlagSpec("-a", 0.08, _pick("-a", "--text")),
     FlagSpec("--include-zero", 0.06, _pick("--include-zero")),
     FlagSpec("--null", 0.06, _pick("--null", "-0")),
+    # Reverse path order collects and sorts the files before searching them (rg's
+    # HiArgs::sort); it overrides the runner's --sort path. Timestamp sorts are left out:
+    # files written in one burst share times, and their order would then be the walk's.
+    FlagSpec("--sortr", 0.05, _pick("--sortr path", "--sortr=path")),
 )
 """The content-search flag table: each family is included independently with its probability."""
 

@@ -667,3 +667,23 @@ def test_random_output_flag_combinations_agree_with_rg(reference_rg):
 
     agree, differ = compare(reference_rg, seed=1, cases=400)
     assert differ == [] and agree == 400
+
+
+@pytest.mark.parametrize("sort", [["--sortr", "path"], ["--sort", "modified"], ["--sortr", "modified"]])
+@pytest.mark.parametrize(
+    "args",
+    [["-n", "Sherlock"], ["-l", "Sherlock"], ["-c", "Sherlock", "sub", "-", "sherlock", "missing", "."],
+     ["--json", "Sherlock"], ["--files-without-match", "-m", "1", "Sherlock"]],
+)
+def test_a_sorted_search_searches_in_the_sorted_order(corpus, reference_rg, sort, args):
+    """A search sorted other than by path, ascending, collects the walk's files, sorts them and
+    then searches them (rg's HiArgs::sort), as --files does; shellfree had searched them in the
+    walk's order whatever the sort (found by a script of random searches of the session of
+    4d6795c). The files' times run against their names' order, with two ties."""
+    names = sorted(str(p) for p in Path(".").rglob("*") if p.is_file())
+    for i, name in enumerate(reversed(names)):
+        seconds = 1_000_000 + 60 * min(i, 5) + 7 * i * (i % 3)
+        os.utime(name, (seconds, seconds))
+    for tie in names[:2]:
+        os.utime(tie, (2_000_000, 2_000_000))
+    same(reference_rg, [*sort, *args])

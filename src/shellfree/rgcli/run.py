@@ -132,11 +132,11 @@ def _timestamp(path: bytes, kind: str) -> float | None:
     return st.st_mtime_ns if kind == "modified" else st.st_atime_ns
 
 
-def _sorted(events: Iterable, args: RgArgs, inv: Invocation) -> Iterable:
-    """rg's ``HiArgs::sort`` over the walk's events: in path order, the walk's, they pass as
-    they come, messages included; the other orders print the messages as the walk meets them
-    and collect the haystacks, then sort them."""
-    if args.sort is None or (args.sort == "path" and not args.sort_reverse):
+def in_sort_order(events: Iterable, args: RgArgs, inv: Invocation) -> Iterable:
+    """rg's ``HiArgs::sort`` over the walk's events, for ``--files`` and for a search alike: in
+    path order, the walk's, they pass as they come, messages included; the other orders print
+    the messages as the walk meets them and collect the haystacks, then sort them."""
+    if walk_order_is_sorted(args):
         return events
     items = list(_haystacks(events, inv))
     if args.sort == "path":
@@ -172,6 +172,12 @@ def _components(path: bytes) -> list[tuple[int, bytes]]:
         kind = _CUR_DIR if part == b"." else _PARENT_DIR if part == b".." else _NORMAL
         out.append((kind, part if kind == _NORMAL else b""))
     return out
+
+
+def walk_order_is_sorted(args: RgArgs) -> bool:
+    """Whether the walk's own order is the one printed (no sort, or ``--sort path``), so that
+    files may be searched as they are found, in workers or helper processes."""
+    return args.sort is None or (args.sort == "path" and not args.sort_reverse)
 
 
 def worker_count(args: RgArgs, paths: list[bytes], use_stdin: bool, out: Invocation) -> int:
@@ -214,7 +220,7 @@ def _run_files(args: RgArgs, out: Invocation) -> int:
         )
         if found is not None:
             return _print_found(found, terminator, separator, out)
-    events = _sorted(walker.walk(paths or None), args, out)
+    events = in_sort_order(walker.walk(paths or None), args, out)
     if not args.quiet:
         return _print_found(events, terminator, separator, out)
     matched = any(True for _ in _haystacks(events, out))  # stops at the first file

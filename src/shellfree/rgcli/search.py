@@ -12,8 +12,10 @@ from shellfree.rgcli.flags import RgArgs
 from shellfree.rgcli.run import (
     Invocation,
     file_split_workers,
+    in_sort_order,
     is_one_file,
     walk_options,
+    walk_order_is_sorted,
     worker_count,
 )
 from shellfree.search.decode import BOMS
@@ -773,7 +775,7 @@ def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: li
                 command.emit(outcome)
                 return command.finish(implicit_root=False)
     lane = command.lane()
-    for event in walker.walk(roots):
+    for event in in_sort_order(walker.walk(roots), args, out):
         if isinstance(event, WalkMessage):
             out.message(event.text, error=event.is_error)
             continue
@@ -791,9 +793,11 @@ def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: li
 def _poolable(command: "_Search", args: RgArgs, paths: list[bytes], use_stdin: bool) -> bool:
     """Whether a tree cache's helper processes may share this search (rgcli/pool.py): a walk
     (not stdin or one file), whose outcomes are each a file's alone (not --json's statistics)
-    and that goes to the end (not -q), printing to no file it might search (skip_identity)."""
+    and that goes to the end (not -q), printing to no file it might search (skip_identity),
+    in the walk's order (not a sort that collects the files first)."""
     return (
-        not use_stdin
+        walk_order_is_sorted(args)
+        and not use_stdin
         and not is_one_file(paths, command.out)
         and command.json is None
         and not args.quiet
