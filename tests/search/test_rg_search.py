@@ -687,3 +687,37 @@ def test_a_sorted_search_searches_in_the_sorted_order(corpus, reference_rg, sort
     for tie in names[:2]:
         os.utime(tie, (2_000_000, 2_000_000))
     same(reference_rg, [*sort, *args])
+
+
+@pytest.mark.parametrize(
+    ("flags", "paths"),
+    [([], ["a.txt", "bin.dat", "a.txt"]), ([], ["bin.dat", "bin.dat", "a.txt"]),
+     (["--binary"], ["d", "a.txt"]), (["--binary"], ["a.txt", "d"]),
+     (["--null"], ["a.txt", "bin.dat", "a.txt"]), (["--crlf"], ["a.txt", "bin.dat"])],
+)
+def test_heading_puts_no_blank_line_before_a_binary_notice(isolated, reference_rg, flags, paths):
+    """Under --heading the blank line between files goes before a heading, and a file whose
+    output is only the binary notice has none: rg prints the notice right after the previous
+    file's lines, and a blank line before the next heading (found by a script of random
+    flag sets of the session of 4d6795c; shellfree had put a blank line before the notice)."""
+    binary = b"alpha beta\ngamma\nalpha\x00bin\nend alpha\n"
+    os.makedirs("d")
+    for name, data in {"a.txt": b"alpha\n", "bin.dat": binary, "d/bin.dat": binary}.items():
+        Path(name).write_bytes(data)
+    same(reference_rg, ["--heading", *flags, "-e", "^alpha", *paths])
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [["-a", "--binary"], ["-a", "--no-binary"], ["--binary", "--no-text"], ["-a", "-uuu"],
+     ["-uuu", "--no-text"], ["--binary", "-a"], ["-uuu", "-a"], ["--no-binary", "--binary"]],
+)
+@pytest.mark.parametrize("paths", [[], ["bin.dat", "a.txt"]])
+def test_text_and_binary_flags_set_one_mode(isolated, reference_rg, flags, paths):
+    """-a/--text, --binary, -uuu and their negations set one binary mode in rg, the last one
+    winning (`-a --binary` suppresses a walked binary file's matches behind the notice;
+    `--binary --no-text` is the default again); shellfree had kept --text and --binary apart
+    (found with the test above)."""
+    Path("a.txt").write_bytes(b"bin alpha\n")
+    Path("bin.dat").write_bytes(b"alpha beta\nalpha\x00bin\nend alpha\n")
+    same(reference_rg, [*flags, "-e", "bin", *paths])

@@ -138,7 +138,14 @@ def _unrestricted(a: RgArgs) -> None:
     if a.unrestricted >= 2:
         a.hidden = True
     if a.unrestricted >= 3:
-        a.binary = True
+        _binary_mode(a, binary=True)
+
+
+def _binary_mode(a: RgArgs, *, text: bool = False, binary: bool = False) -> None:
+    # rg keeps one binary mode that -a/--text, --binary, -uuu and their negations all set,
+    # the last one winning: `-a --binary` searches walked binary files and suppresses their
+    # matches; `--binary --no-text` is the default again.
+    a.text, a.binary = text, binary
 
 
 def _sort(a: RgArgs, flag: str, value: str, reverse: bool) -> None:
@@ -232,11 +239,11 @@ _SWITCHES: dict[str, _Switch] = {
     "--unicode": lambda a: setattr(a, "no_unicode", False),
     "--invert-match": lambda a: setattr(a, "invert", True),
     "-v": lambda a: setattr(a, "invert", True),
-    "--text": lambda a: setattr(a, "text", True),
-    "-a": lambda a: setattr(a, "text", True),
-    "--no-text": lambda a: setattr(a, "text", False),
-    "--binary": lambda a: setattr(a, "binary", True),
-    "--no-binary": lambda a: setattr(a, "binary", False),
+    "--text": lambda a: _binary_mode(a, text=True),
+    "-a": lambda a: _binary_mode(a, text=True),
+    "--no-text": lambda a: _binary_mode(a),
+    "--binary": lambda a: _binary_mode(a, binary=True),
+    "--no-binary": lambda a: _binary_mode(a),
     "--mmap": lambda a: setattr(a, "mmap", True),
     "--no-mmap": lambda a: setattr(a, "mmap", False),
     "--count": lambda a: _mode(a, "count"),

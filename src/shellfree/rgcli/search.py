@@ -601,8 +601,11 @@ class _Search:
         if outcome.chunk or outcome.starts_with_line:
             if self.printed_before and self.file_separator is not None and outcome.starts_with_line:
                 out.stdout.write(self.file_separator + self.file_separator_end)
-            elif self.printed_before and args.heading and self.standard is not None and outcome.chunk:
-                # The blank line between files ends as the "--" one does (file_separator_end).
+            elif (self.printed_before and args.heading and self.standard is not None
+                  and outcome.starts_with_line):
+                # The blank line between files goes before a heading, which only a line brings:
+                # a file whose output is only the binary notice gets none (rg 15.1), though the
+                # next heading after it does. It ends as the "--" one does (file_separator_end).
                 out.stdout.write(self.file_separator_end)
             if outcome.chunk:
                 out.stdout.write(outcome.chunk)
