@@ -721,3 +721,23 @@ def test_text_and_binary_flags_set_one_mode(isolated, reference_rg, flags, paths
     Path("a.txt").write_bytes(b"bin alpha\n")
     Path("bin.dat").write_bytes(b"alpha beta\nalpha\x00bin\nend alpha\n")
     same(reference_rg, [*flags, "-e", "bin", *paths])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["-f", "empty.pat", "."], ["-f", "empty.pat", "-e", "alpha", "a.txt"],
+     ["--files-without-match", "-f", "empty.pat", "."], ["--json", "-f", "empty.pat", "a.txt"],
+     ["-f", "empty.pat", "missing"], ["-c", "-f", "empty.pat", "."], ["-v", "-f", "empty.pat", "a.txt"],
+     ["-v", "-n", "-f", "empty.pat", "missing", "a.txt"], ["-f", "newline.pat", "a.txt"],
+     ["-f", "empty.pat", "-f", "newline.pat", "-c", "a.txt"]],
+)
+def test_an_empty_pattern_file_gives_no_pattern(isolated, reference_rg, args):
+    """-f of an empty file adds no pattern (one empty line adds the empty one); with no pattern
+    at all and no -v, rg searches nothing, prints nothing, not even a missing path's error or
+    --json's summary, and exits 1, as under -m 0. shellfree had read the empty file as one
+    empty pattern, which matches every line (found by a script of random flag sets of the
+    session of 4d6795c)."""
+    Path("a.txt").write_bytes(b"alpha\nbeta\n")
+    Path("empty.pat").write_bytes(b"")
+    Path("newline.pat").write_bytes(b"\n")
+    same(reference_rg, args)

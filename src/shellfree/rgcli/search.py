@@ -75,6 +75,8 @@ def _read_pattern_file(path: bytes, stdin: BinaryIO | None, fs) -> list[str]:
     else:
         with open(fs(path), "rb") as handle:
             data = handle.read()
+    if not data:
+        return []  # rg: an empty file gives no pattern (one empty line gives the empty one)
     lines = data.split(b"\n")
     if data.endswith(b"\n"):
         lines.pop()
@@ -703,8 +705,10 @@ def open_search(
         walker = Walker(options, cwd=out.cwd, cache=out.cache)
     except GlobError as err:
         return out.fatal(str(err))
-    if args.max_count == 0:
-        return 1  # rg: -m 0 searches nothing, and never builds the regex
+    if args.max_count == 0 or (not patterns and not args.invert):
+        # rg: no match is possible (-m 0, or no pattern at all, as -f of an empty file
+        # gives, unless -v): it searches nothing, prints nothing, and never builds the regex.
+        return 1
     # rg builds the -g globs before the regex, so a bad glob is reported first.
     try:
         matcher = _compile(args, patterns)
