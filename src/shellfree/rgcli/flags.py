@@ -88,14 +88,18 @@ _SORT_CHOICES = ("path", "modified", "accessed", "created", "none")
 
 
 def _number(flag: str, value: str) -> int:
-    try:
-        number = int(value, 10)
-        if number < 0 or not value.isdigit():
-            raise ValueError
-    except ValueError:
-        reason = "cannot parse integer from empty string" if value == "" else "invalid digit found in string"
-        raise UsageError(f"error parsing flag {flag}: value is not a valid number: {reason}") from None
-    return number
+    """A count as rg parses it (Rust's ``u64::from_str``): an optional ``+``, then ASCII
+    digits only (Python's int() would also take "١" or "1_0"), at most 2**64 - 1."""
+    digits = value[1:] if value.startswith("+") else value
+    if value == "":
+        reason = "cannot parse integer from empty string"
+    elif not (digits.isascii() and digits.isdigit()):
+        reason = "invalid digit found in string"
+    elif int(digits) > _U64_MAX:
+        reason = "number too large to fit in target type"
+    else:
+        return int(digits)
+    raise UsageError(f"error parsing flag {flag}: value is not a valid number: {reason}")
 
 
 _SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
@@ -348,16 +352,6 @@ def _unescape(value: bytes) -> bytes:
     return bytes(out)
 
 # The canonical long name of each short flag, for rg's error messages.
-_LONG_OF_SHORT = {
-    "-d": "--max-depth",
-    "-m": "--max-count",
-    "-A": "--after-context",
-    "-B": "--before-context",
-    "-C": "--context",
-    "-M": "--max-columns",
-}
-
-
 def parse_args(argv: list[bytes]) -> RgArgs:
     """Parse *argv* (without the program name), as bytes so non-UTF-8 paths survive."""
     args = RgArgs()
@@ -413,7 +407,7 @@ def parse_args(argv: list[bytes]) -> RgArgs:
                     raise UsageError(
                         f"missing value for flag {flag}: missing argument for option '{flag}'"
                     )
-                _VALUES[flag](args, _LONG_OF_SHORT.get(flag, flag), value)
+                _VALUES[flag](args, flag, value)  # rg names the flag as it was typed
                 break
             else:
                 raise UsageError(f"unrecognized flag {flag}")
