@@ -26,3 +26,21 @@ def test_counts_parse_as_rg_parses_them(isolated, reference_rg, flags):
     Path("a.txt").write_bytes(b"one alpha\ntwo\nthree alpha\n")
     argv = ["--sort", "path", *flags, "alpha", "a.txt"]
     assert run_shellfree(argv) == run_rg(reference_rg, argv)
+
+
+# --files is one of rg's modes: a search mode after it wins (`--files -l PAT` searches), and
+# --files after one wins (the pattern is then a path); --no-json ends a JSON search only.
+MODE_ARGS = [
+    ["--files", "-l", "alpha", "."], ["-l", "--files", "alpha", "."], ["--files", "-c", "alpha", "."],
+    ["--files", "--count-matches", "alpha", "."], ["--files", "--files-without-match", "alpha", "."],
+    ["-c", "--files", "."], ["--files", "-l", "--files", "."], ["--json", "--files", "--no-json", "."],
+    ["--files", "--json", "--no-json", "alpha", "."], ["--files", "--no-json", "."],
+]
+
+
+@pytest.mark.parametrize("flags", MODE_ARGS, ids=" ".join)
+def test_files_and_the_search_modes_override_each_other(isolated, reference_rg, flags):
+    Path("a.txt").write_bytes(b"one alpha\n")
+    Path("b.txt").write_bytes(b"beta\n")
+    argv = ["--sort", "path", *flags]
+    assert run_shellfree(argv) == run_rg(reference_rg, argv)

@@ -160,8 +160,10 @@ def _sort(a: RgArgs, flag: str, value: str, reverse: bool) -> None:
 
 
 def _mode(a: RgArgs, mode: str) -> None:
-    # rg: output modes override each other; the last flag wins.
+    # rg: output modes override each other, and --files is one of them: the last flag wins
+    # (`--files -l PAT` searches; `-l --files` lists, the pattern read as a path).
     a.mode = mode
+    a.files = False
 
 
 def _nonneg(flag: str, value: bytes) -> int:
@@ -257,7 +259,8 @@ _SWITCHES: dict[str, _Switch] = {
     "-l": lambda a: _mode(a, "files_with_matches"),
     "--files-without-match": lambda a: _mode(a, "files_without_match"),
     "--json": lambda a: _mode(a, "json"),
-    "--no-json": lambda a: _mode(a, "standard") if a.mode == "json" else None,
+    # rg: --no-json ends a JSON search mode only (after --files, the mode is --files).
+    "--no-json": lambda a: setattr(a, "mode", "standard") if a.mode == "json" and not a.files else None,
     "--only-matching": lambda a: setattr(a, "only_matching", True),
     "-o": lambda a: setattr(a, "only_matching", True),
     "--line-number": lambda a: setattr(a, "line_number", True),
