@@ -28,22 +28,23 @@ def agrees(rg: str, argv: list[str], cwd: str, *, stderr: bool = False) -> bool:
     return _compare(rg, argv, cwd, stderr)[0]
 
 
-def _compare(rg: str, argv: list[str], cwd: str, stderr: bool) -> tuple[bool, bool]:
+def _compare(rg: str, argv: list[str], cwd: str, stderr: bool | str) -> tuple[bool, bool]:
     """(:func:`agrees`, whether rg panicked: exit 101 with a panic message, a known rg 15.1
-    bug where shellfree answers)."""
+    bug where shellfree answers). *stderr* ``"exact"`` compares stderr's bytes too."""
     theirs = subprocess.run([rg, *argv], cwd=cwd, capture_output=True,
                             stdin=subprocess.DEVNULL, check=False)
     out, err = io.BytesIO(), io.BytesIO()
     status = run([a.encode() for a in argv], out, err, None, cwd=cwd)
     same = (_TIMINGS.sub(b"", out.getvalue()) == _TIMINGS.sub(b"", theirs.stdout)
             and status == theirs.returncode
-            and (not stderr or (err.getvalue() == b"") == (theirs.stderr == b"")))
+            and (not stderr or (err.getvalue() == b"") == (theirs.stderr == b""))
+            and (stderr != "exact" or err.getvalue() == theirs.stderr))
     return same, theirs.returncode == 101 and b"panicked at" in theirs.stderr
 
 
 def probe(rg: str, make_case: Callable[[random.Random], tuple[bytes | dict, list[str]]],
           seed: int, cases: int, *, name: str = "f",
-          stderr: bool = False) -> tuple[int, list[tuple[bytes | dict, str]]]:
+          stderr: bool | str = False) -> tuple[int, list[tuple[bytes | dict, str]]]:
     """Run *cases* random cases: each writes ``make_case(rnd)``'s bytes to the file *name* (or
     its {path: bytes} files) in the root of one directory and runs its flags there (see
     :func:`agrees`); (cases that agree, the others as (the bytes or files, the flags, after

@@ -44,3 +44,28 @@ def test_files_and_the_search_modes_override_each_other(isolated, reference_rg, 
     Path("b.txt").write_bytes(b"beta\n")
     argv = ["--sort", "path", *flags]
     assert run_shellfree(argv) == run_rg(reference_rg, argv)
+
+
+# -e and -f patterns keep their command-line order (the first alternative to match at a
+# place wins under -o); a missing pattern file is named as itself; a fourth -u is refused;
+# under a sort that collects the files, rg walks (and reports a missing root) before it
+# builds the regex, so a bad pattern's error comes after the walk's.
+ORDER_ARGS = [
+    ["-o", "-f", "newline.pat", "-e", "^alpha", "a.txt"],
+    ["-o", "-e", "^alpha", "-f", "newline.pat", "a.txt"],
+    ["-f", "words.pat", "-f", "missing.pat", "a.txt"],
+    ["-uuuu", "alpha"], ["-uu", "-uu", "alpha"], ["-uuu", "--unrestricted", "alpha"],
+    ["--sortr", "path", "-e", "a\\nb", "missing", "."],
+    ["--sort", "modified", "-e", "[", "missing", "."],
+    ["--sort", "path", "-e", "[", "missing", "."],
+    ["--sortr", "path", "-e", "\\x00", "missing", "."],
+]
+
+
+@pytest.mark.parametrize("flags", ORDER_ARGS, ids=" ".join)
+def test_patterns_and_errors_come_in_rgs_order(isolated, reference_rg, flags):
+    Path("a.txt").write_bytes(b"alpha beta\n\nalpha\n")
+    Path("newline.pat").write_bytes(b"\n")
+    Path("words.pat").write_bytes(b"alpha\nbeta\n")
+    argv = ["--sort", "path", *flags]
+    assert run_shellfree(argv) == run_rg(reference_rg, argv)

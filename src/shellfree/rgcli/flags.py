@@ -23,8 +23,10 @@ class RgArgs(Record, mutable=True):
     """The command line as typed, after rg's override rules (later flags win)."""
 
     positional: list[bytes] = Factory(list)
-    patterns: list[str] = Factory(list)  # from -e
-    pattern_files: list[bytes] = Factory(list)  # from -f
+    # -e PATTERN and -f FILE in their order on the command line, which is the order of the
+    # patterns (the first of two alternatives that match at one place wins): (False, the
+    # pattern) or (True, the file's path).
+    pattern_sources: list[tuple[bool, str | bytes]] = Factory(list)
     files: bool = False
     hidden: bool = False
     follow: bool = False
@@ -134,8 +136,11 @@ def _set_no_ignore(a: RgArgs, on: bool) -> None:
     a.no_ignore_global = a.no_ignore_parent = on
 
 
-def _unrestricted(a: RgArgs) -> None:
-    # -u: --no-ignore; -uu: and --hidden; -uuu: and --binary.
+def _unrestricted(a: RgArgs, flag: str) -> None:
+    # -u: --no-ignore; -uu: and --hidden; -uuu: and --binary. A fourth is refused, named as
+    # the flag that made it was typed.
+    if a.unrestricted == 3:
+        raise UsageError(f"error parsing flag {flag}: flag can only be repeated up to 3 times")
     a.unrestricted += 1
     if a.unrestricted >= 1:
         _set_no_ignore(a, True)
@@ -202,8 +207,8 @@ _SWITCHES: dict[str, _Switch] = {
     "--no-ignore-file-case-insensitive": lambda a: setattr(a, "ignore_file_case_insensitive", False),
     "--glob-case-insensitive": lambda a: setattr(a, "glob_case_insensitive", True),
     "--no-glob-case-insensitive": lambda a: setattr(a, "glob_case_insensitive", False),
-    "-u": _unrestricted,
-    "--unrestricted": _unrestricted,
+    "-u": lambda a: _unrestricted(a, "-u"),
+    "--unrestricted": lambda a: _unrestricted(a, "--unrestricted"),
     "--sort-files": lambda a: _sort(a, "--sort-files", "path", False),
     "--no-sort-files": lambda a: _sort(a, "--no-sort-files", "none", False),
     "--null": lambda a: setattr(a, "null", True),
@@ -298,10 +303,10 @@ _VALUES: dict[str, _Value] = {
     "--threads": lambda a, f, v: setattr(a, "threads", _number(f, _text(v))),
     "--max-filesize": lambda a, f, v: setattr(a, "max_filesize", _filesize(f, _text(v))),
     "-j": lambda a, f, v: setattr(a, "threads", _number(f, _text(v))),
-    "--regexp": lambda a, f, v: a.patterns.append(_text(v)),
-    "-e": lambda a, f, v: a.patterns.append(_text(v)),
-    "--file": lambda a, f, v: a.pattern_files.append(v),
-    "-f": lambda a, f, v: a.pattern_files.append(v),
+    "--regexp": lambda a, f, v: a.pattern_sources.append((False, _text(v))),
+    "-e": lambda a, f, v: a.pattern_sources.append((False, _text(v))),
+    "--file": lambda a, f, v: a.pattern_sources.append((True, v)),
+    "-f": lambda a, f, v: a.pattern_sources.append((True, v)),
     "--path-separator": lambda a, f, v: setattr(a, "path_separator", _separator(f, v)),
     "--max-count": lambda a, f, v: setattr(a, "max_count", _nonneg(f, v)),
     "-m": lambda a, f, v: setattr(a, "max_count", _nonneg(f, v)),

@@ -92,10 +92,16 @@ def _read_pattern_file(path: bytes, stdin: BinaryIO | None, fs) -> list[str]:
 def _patterns(args: RgArgs, stdin: BinaryIO | None, fs) -> tuple[list[str], list[bytes]]:
     """The patterns and the paths, following rg's positional rules."""
     paths = list(args.positional)
-    patterns = list(args.patterns)
-    for path in args.pattern_files:
-        patterns.extend(_read_pattern_file(path, stdin, fs))
-    if not args.patterns and not args.pattern_files:
+    patterns: list[str] = []
+    for is_file, source in args.pattern_sources:
+        if not is_file:
+            patterns.append(source)
+            continue
+        try:
+            patterns.extend(_read_pattern_file(source, stdin, fs))
+        except OSError as err:
+            raise _Fatal(f"{os.fsdecode(source)}: {os_error_text(err)}") from None
+    if not args.pattern_sources:
         if not paths:
             raise _Fatal("ripgrep requires at least one pattern to execute a search")
         raw = paths.pop(0)
@@ -218,6 +224,9 @@ class _Search:
         self.matcher = matcher
         multiline = matcher.multiline
         self.out = out
+        #: Under a sort that collects the files (not the walk's own order), the haystacks in
+        #: that order, collected by open_search before the regex was built, as rg does.
+        self.sorted_files: list[Haystack] | None = None
         self.mode = _mode(args)
         context = self.mode in ("standard", "json")
         before = args.before_context if args.before_context is not None else (args.context or 0)
@@ -697,8 +706,6 @@ def open_search(
         patterns, paths = _patterns(args, stdin, out.fs)
     except _Fatal as err:
         return out.fatal(str(err))
-    except OSError as err:
-        return out.fatal(f"{os.fsdecode(args.pattern_files[0])}: {os_error_text(err)}")
     use_stdin = not paths and _stdin_is_readable(stdin)
     options = walk_options(args, paths or ([b"-"] if use_stdin else []), out)
     try:
@@ -709,12 +716,19 @@ def open_search(
         # rg: no match is possible (-m 0, or no pattern at all, as -f of an empty file
         # gives, unless -v): it searches nothing, prints nothing, and never builds the regex.
         return 1
+    sorted_files = None
+    if not walk_order_is_sorted(args):
+        # rg's sort collects the walk's files, printing its messages, before it builds the
+        # regex: a bad pattern is reported after them.
+        roots = paths if paths else ([b"-"] if use_stdin else None)
+        sorted_files = list(in_sort_order(walker.walk(roots), args, out))
     # rg builds the -g globs before the regex, so a bad glob is reported first.
     try:
         matcher = _compile(args, patterns)
     except PatternError as err:
         return out.fatal(str(err))
     command = _Search(args, out, paths, use_stdin, matcher, options)
+    command.sorted_files = sorted_files
     if command.contents is not None and command.json is None:
         from shellfree.search.tree_cache import outcome_key  # loaded with the cache
 
@@ -782,7 +796,8 @@ def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: li
                 command.emit(outcome)
                 return command.finish(implicit_root=False)
     lane = command.lane()
-    for event in in_sort_order(walker.walk(roots), args, out):
+    events = walker.walk(roots) if command.sorted_files is None else command.sorted_files
+    for event in events:
         if isinstance(event, WalkMessage):
             out.message(event.text, error=event.is_error)
             continue
