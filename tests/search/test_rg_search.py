@@ -729,7 +729,12 @@ def test_text_and_binary_flags_set_one_mode(isolated, reference_rg, flags, paths
      ["--files-without-match", "-f", "empty.pat", "."], ["--json", "-f", "empty.pat", "a.txt"],
      ["-f", "empty.pat", "missing"], ["-c", "-f", "empty.pat", "."], ["-v", "-f", "empty.pat", "a.txt"],
      ["-v", "-n", "-f", "empty.pat", "missing", "a.txt"], ["-f", "newline.pat", "a.txt"],
-     ["-f", "empty.pat", "-f", "newline.pat", "-c", "a.txt"]],
+     ["-f", "empty.pat", "-f", "newline.pat", "-c", "a.txt"],
+     # With no pattern, -v and a case-insensitive matcher (-i, or -S) rg matches every line
+     # (the flag-mix probe's seed 9); -x then every empty line; -S -s is case-sensitive.
+     ["-v", "-i", "-f", "empty.pat", "a.txt"], ["-v", "-s", "-S", "-f", "empty.pat", "a.txt"],
+     ["-v", "-S", "-s", "-f", "empty.pat", "a.txt"], ["-v", "-i", "-x", "-f", "empty.pat", "a.txt"],
+     ["-v", "-i", "--files-without-match", "-f", "empty.pat", "a.txt"]],
 )
 def test_an_empty_pattern_file_gives_no_pattern(isolated, reference_rg, args):
     """-f of an empty file adds no pattern (one empty line adds the empty one); with no pattern
@@ -737,7 +742,7 @@ def test_an_empty_pattern_file_gives_no_pattern(isolated, reference_rg, args):
     --json's summary, and exits 1, as under -m 0. shellfree had read the empty file as one
     empty pattern, which matches every line (found by a script of random flag sets of the
     session of 4d6795c)."""
-    Path("a.txt").write_bytes(b"alpha\nbeta\n")
+    Path("a.txt").write_bytes(b"alpha\n\nbeta\n")
     Path("empty.pat").write_bytes(b"")
     Path("newline.pat").write_bytes(b"\n")
     same(reference_rg, args)

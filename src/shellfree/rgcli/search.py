@@ -716,6 +716,11 @@ def open_search(
         # rg: no match is possible (-m 0, or no pattern at all, as -f of an empty file
         # gives, unless -v): it searches nothing, prints nothing, and never builds the regex.
         return 1
+    if not patterns and args.case != "sensitive":
+        # rg 15.1: with no pattern (an empty -f file) under -v, a case-insensitive matcher,
+        # -i or -S, is built as the empty pattern and matches every line (-x: every empty
+        # line); a case-sensitive one matches none.
+        patterns = [""]
     sorted_files = None
     if not walk_order_is_sorted(args):
         # rg's sort collects the walk's files, printing its messages, before it builds the
