@@ -359,7 +359,7 @@ def _unescape(value: bytes) -> bytes:
         i += 1
     return bytes(out)
 
-# The canonical long name of each short flag, for rg's error messages.
+
 def parse_args(argv: list[bytes]) -> RgArgs:
     """Parse *argv* (without the program name), as bytes so non-UTF-8 paths survive."""
     args = RgArgs()
