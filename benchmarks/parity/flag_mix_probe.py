@@ -70,7 +70,7 @@ def make_case(rnd: random.Random) -> tuple[dict, list[str]]:
 
 def compare(rg: str, seed: int, cases: int) -> tuple[int, list[tuple[dict, str]]]:
     """Run *cases* random cases; (cases that agree, the others as (the files, the flags))."""
-    return probe(rg, make_case, seed, cases, stderr="exact")
+    return probe(rg, make_case, seed, cases, exact_stderr=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -28,9 +28,10 @@ def agrees(rg: str, argv: list[str], cwd: str, *, stderr: bool = False) -> bool:
     return _compare(rg, argv, cwd, stderr)[0]
 
 
-def _compare(rg: str, argv: list[str], cwd: str, stderr: bool | str) -> tuple[bool, bool]:
+def _compare(rg: str, argv: list[str], cwd: str, stderr: bool,
+             exact_stderr: bool = False) -> tuple[bool, bool]:
     """(:func:`agrees`, whether rg panicked: exit 101 with a panic message, a known rg 15.1
-    bug where shellfree answers). *stderr* ``"exact"`` compares stderr's bytes too."""
+    bug where shellfree answers). *exact_stderr* compares stderr's bytes too."""
     theirs = subprocess.run([rg, *argv], cwd=cwd, capture_output=True,
                             stdin=subprocess.DEVNULL, check=False)
     out, err = io.BytesIO(), io.BytesIO()
@@ -38,13 +39,14 @@ def _compare(rg: str, argv: list[str], cwd: str, stderr: bool | str) -> tuple[bo
     same = (_TIMINGS.sub(b"", out.getvalue()) == _TIMINGS.sub(b"", theirs.stdout)
             and status == theirs.returncode
             and (not stderr or (err.getvalue() == b"") == (theirs.stderr == b""))
-            and (stderr != "exact" or err.getvalue() == theirs.stderr))
+            and (not exact_stderr or err.getvalue() == theirs.stderr))
     return same, theirs.returncode == 101 and b"panicked at" in theirs.stderr
 
 
 def probe(rg: str, make_case: Callable[[random.Random], tuple[bytes | dict, list[str]]],
           seed: int, cases: int, *, name: str = "f",
-          stderr: bool | str = False) -> tuple[int, list[tuple[bytes | dict, str]]]:
+          stderr: bool = False,
+          exact_stderr: bool = False) -> tuple[int, list[tuple[bytes | dict, str]]]:
     """Run *cases* random cases: each writes ``make_case(rnd)``'s bytes to the file *name* (or
     its {path: bytes} files) in the root of one directory and runs its flags there (see
     :func:`agrees`); (cases that agree, the others as (the bytes or files, the flags, after
@@ -59,7 +61,8 @@ def probe(rg: str, make_case: Callable[[random.Random], tuple[bytes | dict, list
                 os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
                 with open(os.path.join(root, path), "wb") as handle:
                     handle.write(content)
-            same, panicked = _compare(rg, ["--sort", "path", "--no-config", *args], root, stderr)
+            same, panicked = _compare(rg, ["--sort", "path", "--no-config", *args], root, stderr,
+                                      exact_stderr)
             if same:
                 agree += 1
             else:
