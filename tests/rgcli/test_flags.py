@@ -69,3 +69,31 @@ def test_patterns_and_errors_come_in_rgs_order(isolated, reference_rg, flags):
     Path("words.pat").write_bytes(b"alpha\nbeta\n")
     argv = ["--sort", "path", *flags]
     assert run_shellfree(argv) == run_rg(reference_rg, argv)
+
+
+# --color never and auto print what rg prints into a pipe (the flag was refused as unknown
+# before, though agents' commands often carry --color=never); its value errors are rg's.
+COLOR_ARGS = [
+    ["--color=never", "alpha", "."], ["--color", "auto", "-n", "alpha", "."],
+    ["--color", "always", "--color=never", "alpha", "."], ["--color=never", "-c", "alpha"],
+    ["--color=never", "--files"], ["--color"], ["--color="], ["--color=NEVER", "alpha"],
+    ["--color", "alpha", "."], ["--color=never", "--color"],
+]
+
+
+@pytest.mark.parametrize("flags", COLOR_ARGS, ids=" ".join)
+def test_color_never_and_auto_print_rgs_piped_output(isolated, reference_rg, flags):
+    Path("a.txt").write_bytes(b"one alpha\ntwo\n")
+    argv = ["--sort", "path", *flags]
+    assert run_shellfree(argv) == run_rg(reference_rg, argv)
+
+
+@pytest.mark.parametrize("value", ["always", "ansi"])
+def test_color_that_rg_would_print_is_refused_clearly(isolated, value):
+    # shellfree never colours: rather than print uncoloured lines where rg prints coloured
+    # ones, it says so and prints nothing (exit 2, as for a flag it does not know).
+    Path("a.txt").write_bytes(b"one alpha\n")
+    out, err, status = run_shellfree(["--color", value, "alpha", "a.txt"])
+    assert (status, out) == (2, b"")
+    assert err == (f"rg: --color {value}: shellfree prints no colours; use --color never or"
+                   f" auto (rg's output into a pipe)\n").encode()

@@ -53,6 +53,9 @@ class RgArgs(Record, mutable=True):
     max_filesize: int | None = None  # --max-filesize: walked files larger than this are skipped
     one_file_system: bool = False  # --one-file-system: no directory on another device
     path_separator: bytes | None = None
+    # --color: rg colours only a terminal's output under "auto"; shellfree never colours, so
+    # "never" and "auto" print what rg prints into a pipe and run.py refuses the other two.
+    color: str = "auto"
     version: bool = False
     help: bool = False
     # Matching.
@@ -87,6 +90,7 @@ class RgArgs(Record, mutable=True):
 
 
 _SORT_CHOICES = ("path", "modified", "accessed", "created", "none")
+_COLOR_CHOICES = ("never", "auto", "always", "ansi")
 
 
 def _number(flag: str, value: str) -> int:
@@ -162,6 +166,12 @@ def _sort(a: RgArgs, flag: str, value: str, reverse: bool) -> None:
         raise UsageError(f"error parsing flag {flag}: choice '{value}' is unrecognized")
     a.sort = None if value == "none" else value
     a.sort_reverse = reverse
+
+
+def _color(a: RgArgs, flag: str, value: str) -> None:
+    if value not in _COLOR_CHOICES:
+        raise UsageError(f"error parsing flag {flag}: choice '{value}' is unrecognized")
+    a.color = value
 
 
 def _mode(a: RgArgs, mode: str) -> None:
@@ -300,6 +310,7 @@ _VALUES: dict[str, _Value] = {
     "--iglob": lambda a, f, v: a.globs.append((_text(v), True)),
     "--sort": lambda a, f, v: _sort(a, f, _text(v), False),
     "--sortr": lambda a, f, v: _sort(a, f, _text(v), True),
+    "--color": lambda a, f, v: _color(a, f, _text(v)),
     "--threads": lambda a, f, v: setattr(a, "threads", _number(f, _text(v))),
     "--max-filesize": lambda a, f, v: setattr(a, "max_filesize", _filesize(f, _text(v))),
     "-j": lambda a, f, v: setattr(a, "threads", _number(f, _text(v))),

@@ -303,6 +303,10 @@ def run(
     if args.help:
         stdout.write(_help_text().encode())
         return 0
+    if args.color in ("always", "ansi"):
+        stderr.write(f"rg: --color {args.color}: shellfree prints no colours; use --color never"
+                     f" or auto (rg's output into a pipe)\n".encode())
+        return 2
     if args.sort == "created" and sys.platform.startswith("linux"):
         # rg: the reference build (static musl) has no creation times.
         stderr.write(
