@@ -35,7 +35,7 @@ def _compare(rg: str, argv: list[str], cwd: str, stderr: bool,
     theirs = subprocess.run([rg, *argv], cwd=cwd, capture_output=True,
                             stdin=subprocess.DEVNULL, check=False)
     out, err = io.BytesIO(), io.BytesIO()
-    status = run([a.encode() for a in argv], out, err, None, cwd=cwd)
+    status = run([os.fsencode(a) for a in argv], out, err, None, cwd=cwd)
     same = (_TIMINGS.sub(b"", out.getvalue()) == _TIMINGS.sub(b"", theirs.stdout)
             and status == theirs.returncode
             and (not stderr or (err.getvalue() == b"") == (theirs.stderr == b""))
