@@ -118,6 +118,10 @@ FLAG_SETS = [
     ["--json", "-q", "-v", "zzz"],
     ["--json", "-q", "-v", "Sherlock"],
     ["--json", "-q", "-o", "the"],
+    # ... where a matching line whose matches the re-find cannot see (\A past the buffer's
+    # start) counts one match, as --count-matches counts it.
+    ["--json", "-q", "\\A\\w"],
+    ["--json", "-q", "\\AHolmes|k"],
     ["--json", "-C1", "-v", "Watson"],
     ["-U", "-n", "Sherlock\\nHolmes"],
     ["-U", "-o", "-n", "of\\n\\w+"],

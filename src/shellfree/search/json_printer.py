@@ -53,8 +53,11 @@ class JsonPrinter:
     """Writes one file's messages; ``summary`` writes the final line.
 
     *quiet* (rg ``--json -q``): no per-file messages, only the statistics for the summary,
-    which then come from rg's searcher rather than its printer: nothing counts as printed, and
-    under *invert* every selected line counts as a match.
+    which then come from rg's searcher rather than its printer: nothing counts as printed,
+    under *invert* every selected line counts as a match, and a matching line whose matches
+    cannot be re-found in the buffer (``\\A`` past its start) counts one, as
+    ``--count-matches`` counts it: ``rg --json -q '\\Ax'`` over "xa\\nxb\\n" counts 2 matches,
+    ``rg --json`` 1 (measured).
     """
 
     def __init__(self, line_number: bool = True, quiet: bool = False, invert: bool = False) -> None:
@@ -99,7 +102,7 @@ class JsonPrinter:
                 if line is not None and line.kind == "match":
                     counted = _line_count(line.text)
                     stats.matched_lines += counted
-                    stats.matches += counted if self.invert else len(line.spans)
+                    stats.matches += counted if self.invert else (len(line.spans) or 1)
             return b""
         path_data = _data(path)
         out = [_dumps({"type": "begin", "data": {"path": path_data}}) + b"\n"]
