@@ -39,6 +39,7 @@ from shellfree.search.searcher import (
     windowed_literal,
 )
 from shellfree.search.file_read import LargeFile, read_walked, read_whole
+from shellfree.search.line_buffer import STDIN, STREAMED, Reads
 from shellfree.search.walk import Haystack, WalkMessage, WalkOptions, Walker
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
@@ -343,7 +344,7 @@ class _Search:
         # A walked file rg quits at its first NUL is read no further than that NUL's buffer
         # fill (search/searcher.py quits_within): a large binary file costs a head, not a
         # read of it all.
-        walked = self._config(self.binary_mode(False), False)
+        walked = self._config(self.binary_mode(False), False, False)
         self._quits_early = (
             (lambda head: quits_within(head, matcher, walked))
             if walked.binary == BINARY_QUIT else None
@@ -368,11 +369,12 @@ class _Search:
         self.printed_before = False
         self.started = time.perf_counter()
 
-    def _config(self, binary: str, mmap: bool) -> SearchConfig:
-        key = (binary, mmap)
+    def _config(self, binary: str, mmap: bool, stdin: bool) -> SearchConfig:
+        key = (binary, mmap, stdin)
         config = self._configs.get(key)
         if config is None:
-            config = self._configs[key] = replace(self.config, binary=binary, mmap=mmap)
+            config = self._configs[key] = replace(self.config, binary=binary, mmap=mmap,
+                                                  stdin=stdin)
         return config
 
     def _mapped(self, explicit: bool, is_stdin: bool) -> bool:
@@ -470,13 +472,15 @@ class _Search:
             return _SEARCHED_NOTHING
         if self.plain_fused:
             try:
-                outcome = self._plain_outcome(shown, data, not self._mapped(haystack.explicit, is_stdin))
+                outcome = self._plain_outcome(shown, data,
+                                              not self._mapped(haystack.explicit, is_stdin),
+                                              STDIN if is_stdin else STREAMED)
             except (TimeoutError, SearchTimeout):
                 return _timed_out(shown)
             if outcome is not None:
                 return outcome
         binary = self.binary_mode(haystack.explicit)
-        config = self._config(binary, self._mapped(haystack.explicit, is_stdin))
+        config = self._config(binary, self._mapped(haystack.explicit, is_stdin), is_stdin)
         file_started = time.perf_counter()
         try:
             result = search_bytes(data, matcher, config)
@@ -527,10 +531,12 @@ class _Search:
         assert self.standard is not None
         return self.standard.plain_match_lead(shown)
 
-    def _plain_outcome(self, shown: bytes, data: bytes, in_fills: bool) -> Outcome | None:
+    def _plain_outcome(self, shown: bytes, data: bytes, in_fills: bool,
+                       reads: Reads) -> Outcome | None:
         """A file's outcome through the fused literal search, or None when it takes the
         general path (binary data, a BOM, a long line, options the printer adds to).
-        *in_fills*: rg reads the file in fills (not memory-mapped)."""
+        *in_fills*: rg reads the file in fills (not memory-mapped), as *reads* hand it over
+        (standard input's are not a file's)."""
         lead = self.plain_lead(shown)
         if lead is None or data.find(b"\0") >= 0 or data.startswith(BOMS):
             return None
@@ -543,12 +549,12 @@ class _Search:
             literal, offset, window = self.plain_window
             lines = exact_literal_lines(
                 data, literal, offset, lead, options.line_number, options.max_columns, window,
-                line_confirmer(data, self.matcher, self.config.timeout, in_fills),
+                line_confirmer(data, self.matcher, self.config.timeout, in_fills, reads),
             )
         else:
             lines = plain_lines(
                 data, literal_line_spans(data, self.matcher, self.config.timeout,
-                                         options.max_columns, in_fills),
+                                         options.max_columns, in_fills, reads),
                 lead, options.line_number, options.max_columns,
             )
         if lines is None:
@@ -581,7 +587,7 @@ class _Search:
         line, not met in a walk (rg treats binary data and memory maps differently)."""
         from shellfree.rgcli.split_file import search_split
 
-        config = self._config(self.binary_mode(explicit), self._mapped(explicit, False))
+        config = self._config(self.binary_mode(explicit), self._mapped(explicit, False), False)
         path = self.out.fs(path_arg)
         found = search_split(
             self, self.matcher, config, path, path_arg, workers, self.skip_identity

@@ -79,6 +79,7 @@ class _InvertedReplay:
             self._search(size)
             return self.pos
         capacity, read, kept, first = FILL, 0, 0, self.lines.reads.sniff
+        stdin = self.lines.reads.stdin_state()
         start = end = 0  # the fill's buffer
         while True:
             if end > start:
@@ -95,7 +96,7 @@ class _InvertedReplay:
                 return size
             before_reads = read
             capacity, read, newline = fill_reads(data, capacity, read, kept, first,
-                                                  self.lines.reads.ends)
+                                                  self.lines.reads.ends, stdin)
             first = False
             if self.quit_at_nul:
                 nul = data.find(b"\0", before_reads, read)

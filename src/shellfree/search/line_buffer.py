@@ -28,6 +28,8 @@ __all__ = [
     "Fill",
     "FillReads",
     "Reads",
+    "STDIN",
+    "STDIN_BUFFER",
     "STREAMED",
     "buffer_starts",
     "fill_of",
@@ -77,28 +79,54 @@ class Reads(Record):
 
     sniff: bool = True
     ends: tuple = ()
+    # Standard input (None: a file): where the stream bytes that Rust's stdin buffer holds
+    # when the search starts end (see STDIN_BUFFER); 0 when it holds none yet.
+    stdin_held: int | None = None
+
+    def stdin_state(self) -> list[int] | None:
+        """The state of the stdin buffer that a walk over the fills updates (fill_reads),
+        or None for a file."""
+        return None if self.stdin_held is None else [self.stdin_held]
 
 
 STREAMED = Reads()  # a file with no byte-order mark
+STDIN = Reads(stdin_held=0)  # standard input with no byte-order mark
 
-
+STDIN_BUFFER = 8 * 1024
+"""Rust's ``std::io::stdin()`` reads through a buffer of 8 KiB, under rg's decoder. A read
+that asks for less while it is empty makes it read 8 KiB and hand over what was asked; a
+read while it holds bytes gets at most those; a read of 8 KiB or more while it is empty goes
+straight to the file. The decoder's 3-byte BOM sniff is such a small read, so rg's first fill
+of standard input ends within its first 8 KiB: ``rg alpha - < f``, where f holds 10,000
+lines ``alpha`` and then a NUL, prints the 1,365 lines of the first 8,190 bytes before the
+binary notice, where ``rg alpha f`` prints the notice alone (measured). A UTF-16 input's
+transcoder reads 8 KiB at a time, through the buffer or past it alike."""
 
 
 def fill_reads(stream: bytes, capacity: int, pos: int, kept: int, first: bool,
-                ends: tuple[int, ...] = ()) -> tuple:
+                ends: tuple[int, ...] = (), stdin: list[int] | None = None) -> tuple:
     """The reads of one fill of rg's line buffer, which holds ``stream[kept:pos]`` in
     *capacity* bytes: each reads what the free space allows (the very first read only the
     decoder's 3-byte BOM sniff; from a transcoded file no more than its transcoder's read
-    hands over, up to the next of *ends*: see Reads), a full buffer grows to three times its
-    size, and the fill reads on until its new bytes hold a newline or the stream ends. Returns
-    (capacity, where the reads ended, the last newline they read or -1)."""
+    hands over, up to the next of *ends*: see Reads; from standard input no more than its
+    buffer holds, *stdin* being Reads.stdin_state, updated here: see STDIN_BUFFER), a full
+    buffer grows to three times its size, and the fill reads on until its new bytes hold a
+    newline or the stream ends. Returns (capacity, where the reads ended, the last newline
+    they read or -1)."""
     size = len(stream)
     while True:
         free = capacity - (pos - kept)
         if free <= 0:
             capacity *= 3
             continue
-        read_end = min(size, pos + (min(_BOM_SNIFF, free) if first else free))
+        asked = min(_BOM_SNIFF, free) if first else free
+        read_end = pos + asked
+        if stdin is not None:
+            if pos < stdin[0]:
+                read_end = min(read_end, stdin[0])
+            elif asked < STDIN_BUFFER:
+                stdin[0] = pos + STDIN_BUFFER
+        read_end = min(size, read_end)
         if ends:
             read_end = min(read_end, ends[bisect.bisect_right(ends, pos)])
         first = False
@@ -139,11 +167,13 @@ def fill_of(
     kept = 0  # start of the bytes the buffer still holds
     line_start = 0  # start of the first line the next fill will search
     first = reads.sniff
+    stdin = reads.stdin_state()
     seen = 0  # visited[:seen] were handed over before line_start
     visited_end = 0
     while pos < size:
         fill_start = line_start
-        capacity, pos, newline = fill_reads(stream, capacity, pos, kept, first, reads.ends)
+        capacity, pos, newline = fill_reads(stream, capacity, pos, kept, first, reads.ends,
+                                            stdin)
         first = False
         holds_offset = offset < pos  # the fills before this one ended at or before it
         if newline >= 0:
@@ -285,9 +315,11 @@ def _fills(stream: bytes, reads: Reads, context: int | None,
     capacity = FILL
     pos = kept = 0
     first = reads.sniff
+    stdin = reads.stdin_state()
     seen = visited_end = 0
     while pos < size:
-        capacity, pos, newline = fill_reads(stream, capacity, pos, kept, first, reads.ends)
+        capacity, pos, newline = fill_reads(stream, capacity, pos, kept, first, reads.ends,
+                                            stdin)
         first = False
         if newline < 0:
             break

@@ -34,6 +34,8 @@ from shellfree.search.decode import (
 )
 from shellfree.search.line_buffer import (
     FILL,
+    STDIN,
+    STDIN_BUFFER,
     STREAMED,
     Reads,
     buffer_starts,
@@ -106,6 +108,7 @@ class SearchConfig(Record):
     binary: str = BINARY_QUIT
     crlf: bool = False  # --crlf: "\r\n" is a line terminator for printing matches
     mmap: bool = False  # explicit files rg would memory-map: NULs stay, only 64 KiB pre-scanned
+    stdin: bool = False  # standard input, which rg reads through an 8 KiB buffer (STDIN_BUFFER)
     timeout: float | None = None
     # The bytes are a whole file (or stdin) that rg reads in line-buffer fills from its start
     # (unless mmap); False for one piece of a large file searched in pieces, whose fills are
@@ -481,12 +484,13 @@ def windowed_literal(matcher: MatcherLike) -> tuple[bytes, int, object] | None:
 
 
 def line_confirmer(
-    data: bytes, matcher: MatcherLike, timeout: float | None, in_fills: bool = False
+    data: bytes, matcher: MatcherLike, timeout: float | None, in_fills: bool = False,
+    reads: Reads = STREAMED,
 ) -> Callable[[int, int], bool]:
     """``confirm(start, end)``: whether the pattern matches the line ``data[start:end]`` as
-    :func:`literal_line_spans` confirms one (*in_fills* as there). The line scanner is built
-    on the first call: a file whose every line is decided otherwise never needs one. May
-    raise SearchTimeout."""
+    :func:`literal_line_spans` confirms one (*in_fills*, *reads* as there). The line scanner
+    is built on the first call: a file whose every line is decided otherwise never needs one.
+    May raise SearchTimeout."""
     lines = None
 
     def confirm(start: int, end: int) -> bool:
@@ -494,6 +498,7 @@ def line_confirmer(
         if lines is None:
             lines = _Lines(data, len(data), matcher, timeout)
             lines.in_fills = in_fills
+            lines.reads = reads
         return lines.line_matches(start, end)
 
     return confirm
@@ -501,7 +506,7 @@ def line_confirmer(
 
 def literal_line_spans(
     data: bytes, matcher: MatcherLike, timeout: float | None, longest: int | None = None,
-    in_fills: bool = False,
+    in_fills: bool = False, reads: Reads = STREAMED,
 ) -> Iterator[tuple[int, int]]:
     """(start, end before the terminator) of each line of *data* the pattern matches, for a
     :func:`fusable` pattern: the searcher's own candidate scan (_Lines). May
@@ -510,9 +515,11 @@ def literal_line_spans(
     A candidate line longer than *longest* bytes (terminator included) is yielded without
     being confirmed: the fused printer gives up on such a line (--max-columns) and the file
     goes to the general path, which would confirm it a second time. *in_fills*: *data* is a
-    whole file rg reads in fills, without context options (see _Lines.haystack_starts)."""
+    whole file rg reads in fills, without context options (see _Lines.haystack_starts), the
+    fills *reads* make (standard input's are not a file's)."""
     lines = _Lines(data, len(data), matcher, timeout, longest=longest)
     lines.in_fills = in_fills
+    lines.reads = reads
     prepared = _prepare(matcher)
     if prepared.literals:
         return lines._by_literals(prepared.literals, prepared.rare_offsets)
@@ -971,6 +978,19 @@ def _all_lines_except(
         pos = le + 1
 
 
+def _reads(data: bytes, read_ends: tuple[int, ...], stdin: bool) -> Reads:
+    """How rg's reads hand *data*'s search stream (decode.read_stream, which gave
+    *read_ends*) to its line buffer; *stdin*: *data* is standard input."""
+    if not data.startswith(BOMS):
+        return STDIN if stdin else STREAMED
+    if stdin and not data.startswith(TRANSCODED_BOMS):
+        # A UTF-8 mark, stripped from the stream: the sniff that read it left the rest of the
+        # stdin buffer's first 8 KiB held. (A UTF-16 input's transcoder reads 8 KiB at a time
+        # through the buffer or past it: its reads end where a file's do.)
+        return Reads(False, (), STDIN_BUFFER - 3)
+    return Reads(False, read_ends)
+
+
 def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> FileResult:
     """Search a file's bytes; see the module docstring."""
     if config.mmap and data.startswith(BOMS):
@@ -987,7 +1007,7 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
         return search_multiline(data, matcher, config)
     result = FileResult()
     stream, read_ends = read_stream(data)
-    reads = Reads(False, read_ends) if data.startswith(BOMS) else STREAMED
+    reads = _reads(data, read_ends, config.stdin)
     nul = stream.find(b"\0") if config.binary != BINARY_NONE else -1
     end = len(stream)
     context = config.before_context if (config.before_context or config.after_context) else None

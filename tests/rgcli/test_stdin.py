@@ -1,0 +1,68 @@
+"""Standard input as rg reads it: through Rust's 8 KiB stdin buffer, so its line buffer's
+first fill ends within the first 8 KiB (search/line_buffer.py, STDIN_BUFFER). Each case
+gives rg and shellfree the same regular file as standard input."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+
+import pytest
+
+from benchmarks.parity.stdin_probe import compare
+from shellfree.rgcli.run import run
+
+_TIMINGS = re.compile(rb'"(?:elapsed|elapsed_total)":\{[^}]*\},?')
+
+
+def _with_nul(data: bytes, at: int) -> bytes:
+    return data[:at] + b"\0" + data[at + 1:]
+
+
+# Cases that agreed before standard input had fills of its own are controls: -c and -v -c
+# (a NUL past a match counts the same), --json (it prints past binary data), UTF-16 (its
+# transcoder reads 8 KiB at a time in any case).
+ALPHAS = b"alpha\n" * 10000  # 60,000 bytes of six-byte lines
+X = b"x" * 9000
+CASES = {
+    # rg prints the 1,365 lines of the first 8,190 bytes, then the notice; from a file it
+    # opens, only the notice (the NUL is in its first 64 KiB fill).
+    "nul-past-8k": (ALPHAS + b"\0", ["alpha"]),
+    "nul-past-8k-count": (ALPHAS + b"\0", ["-c", "alpha"]),
+    "nul-past-8k-json": (ALPHAS + b"\0", ["--json", "alpha"]),
+    "nul-past-8k-context": (_with_nul(ALPHAS, 30000), ["-n", "-B2", "-A1", "alpha"]),
+    "nul-past-8k-inverted": (_with_nul(ALPHAS, 30000), ["-v", "-c", "zzz"]),
+    "utf8-mark": (b"\xef\xbb\xbf" + ALPHAS + b"\0", ["-n", "alpha"]),
+    "utf16-mark": (b"\xff\xfe" + (ALPHAS[:30000] + b"\0").decode().encode("utf-16-le"),
+                   ["-c", "alpha"]),
+    # A long line across the 8 KiB mark: the second fill reads what the buffer's free space
+    # allows, past the stdin buffer.
+    "long-line": (b"alpha\n" + X + b" alpha\n" + _with_nul(X, 7000) + b"\nalpha\n",
+                  ["-n", "alpha"]),
+    # \A holds where each fill's buffer starts: the JSON printer re-finds 3 matches (at 0, 2
+    # and 8,192), where a file opened by path gives 2.
+    "text-start": (b"x\n" * 6000, ["--json", "\\Ax"]),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_stdin_is_read_in_rgs_fills(tmp_path, reference_rg, name):
+    data, args = CASES[name]
+    path = tmp_path / "stdin"
+    path.write_bytes(data)
+    argv = ["--no-config", *args, "-"]
+    with open(path, "rb") as stdin:
+        theirs = subprocess.run([reference_rg, *argv], stdin=stdin, capture_output=True)
+    out, err = io.BytesIO(), io.BytesIO()
+    with open(path, "rb") as stdin:
+        status = run([os.fsencode(a) for a in argv], out, err, stdin, cwd=str(tmp_path))
+    assert (_TIMINGS.sub(b"", out.getvalue()), err.getvalue(), status) == \
+        (_TIMINGS.sub(b"", theirs.stdout), theirs.stderr, theirs.returncode)
+
+
+def test_random_stdin_searches_agree_with_rg(reference_rg):
+    # 60 cases of seed 3 of the stdin probe take about 8 s.
+    agree, differ = compare(reference_rg, 3, 60)
+    assert not differ, f"{len(differ)} of {agree + len(differ)} differ, e.g. {differ[0][1]}"
