@@ -66,3 +66,30 @@ def test_random_stdin_searches_agree_with_rg(reference_rg):
     # 60 cases of seed 3 of the stdin probe take about 8 s.
     agree, differ = compare(reference_rg, 3, 60)
     assert not differ, f"{len(differ)} of {agree + len(differ)} differ, e.g. {differ[0][1]}"
+
+
+# -f - reads the patterns from standard input, which then is not searched: with no path rg
+# searches the working directory, and with "-" among the paths it refuses (after reading
+# the pattern files, so a missing one is reported first; before the globs and the regex).
+PATTERNS_FROM_STDIN = [
+    ["-f", "-"], ["-f", "-", "-c"], ["--file=-", "-"], ["-f", "-", "-", "a.txt"],
+    ["-f", "-", "a.txt", "-"], ["-f", "missing.pat", "-f", "-", "-"], ["-f", "-", "-e", "[", "-"],
+    ["-f", "-", "-g", "[", "-"], ["-f", "-", "--files", "-"], ["-f", "-", "a.txt"],
+]
+
+
+@pytest.mark.parametrize("args", PATTERNS_FROM_STDIN, ids=" ".join)
+def test_patterns_from_stdin_are_not_searched_again(tmp_path, reference_rg, args):
+    (tmp_path / "a.txt").write_bytes(b"alpha\nbeta\n")
+    (tmp_path / "b.txt").write_bytes(b"gamma alpha\n")
+    path = tmp_path.parent / f"{tmp_path.name}.stdin"
+    path.write_bytes(b"alpha\n")
+    argv = ["--no-config", "--sort", "path", *args]
+    with open(path, "rb") as stdin:
+        theirs = subprocess.run([reference_rg, *argv], stdin=stdin, capture_output=True,
+                                cwd=tmp_path)
+    out, err = io.BytesIO(), io.BytesIO()
+    with open(path, "rb") as stdin:
+        status = run([os.fsencode(a) for a in argv], out, err, stdin, cwd=str(tmp_path))
+    assert (out.getvalue(), err.getvalue(), status) == \
+        (theirs.stdout, theirs.stderr, theirs.returncode)

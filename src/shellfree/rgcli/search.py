@@ -712,7 +712,13 @@ def open_search(
         patterns, paths = _patterns(args, stdin, out.fs)
     except _Fatal as err:
         return out.fatal(str(err))
-    use_stdin = not paths and _stdin_is_readable(stdin)
+    # -f - takes standard input for patterns: rg then never searches it, and with no path
+    # searches the working directory.
+    patterns_from_stdin = (True, b"-") in args.pattern_sources
+    if patterns_from_stdin and b"-" in paths:
+        return out.fatal(
+            "error: attempted to read patterns from stdin while also searching stdin")
+    use_stdin = not paths and not patterns_from_stdin and _stdin_is_readable(stdin)
     options = walk_options(args, paths or ([b"-"] if use_stdin else []), out)
     try:
         walker = Walker(options, cwd=out.cwd, cache=out.cache)
