@@ -14,6 +14,7 @@ from shellfree.search.line_buffer import (
     FILL,
     Reads,
     fill_of,
+    fill_ranges,
     fill_reads,
     handed_over,
     handed_over_from,
@@ -28,7 +29,7 @@ from shellfree.search.searcher import (
     _Lines,
 )
 
-__all__ = ["replay_converted", "replay_inverted"]
+__all__ = ["breaks_after_refusal", "replay_converted", "replay_inverted"]
 
 
 class _InvertedReplay:
@@ -265,3 +266,56 @@ def replay_inverted(stream: bytes, nul: int, matcher: MatcherLike, config: Searc
     result.matched_lines = result.matches = sum(
         1 for line in result.lines if line is not None and line.kind == "match")
     return result
+
+
+def breaks_after_refusal(stream: bytes, lines: _Lines, config: SearchConfig,
+                         result: FileResult, reads: Reads, context: int) -> int:
+    """How many context separators rg writes after the line its printer refused, under -v
+    with context options in convert mode (a file read in fills, NULs turned into line
+    terminators; *stream* as converted, *context* the before-context).
+
+    Once it has seen binary data, rg's standard printer refuses the next line it is handed;
+    without -v the search stops there, but the fast inverted search leaves only the fill and
+    goes on with the next one (ripgrep's searcher core: `match_by_line_fast` breaks out of
+    its loop where the other searches stop), unless after-context lines were still due,
+    which are refused in turn and stop it. In each later fill the first line it hands over,
+    a before-context line or a selected one, is refused again, but not before a separator
+    is written if that line lies past the buffer's start: the roll that began the fill
+    keeps `context + 1` lines (nothing was visited), and the position of the last line
+    visited is reset to the buffer's start. Measured: `-n -B1 -v zzz` on 2 short lines, 700
+    lines of 100 bytes and a 9,000-byte line holding a NUL, read, ends with one `--` after
+    line 650; after two such fills, two."""
+    stop = result.binary_after_index
+    shown = [line for line in result.lines[:stop] if line is not None]
+    if stop is None or not shown:
+        return 0  # nothing refused, or nothing sunk: a separator needs a line before it
+    if config.after_context:
+        since = 0
+        for line in reversed(shown):
+            if line.kind == "match":
+                break
+            since += 1
+        if since < config.after_context:
+            return 0  # after-context due: refused, and the search stops
+    visited = handed_over(result.lines[:stop], config)
+    fills = fill_ranges(stream, reads, context, visited)
+    later = [i for i, fill in enumerate(fills) if fill[1] == result.binary_after]
+    if not later:
+        return 0
+    data = stream
+    breaks = 0
+    for buffer_start, start, end in fills[later[0] + 1:]:
+        at = start
+        while at < end:
+            newline = data.find(b"\n", at, end)
+            line_end = end if newline < 0 else newline + 1
+            if not lines.is_match(at, line_end - (data[line_end - 1 : line_end] == b"\n")):
+                break  # the first line this fill selects
+            at = line_end
+        else:
+            continue
+        first = at
+        if context and at > buffer_start:
+            first = preceding(data, buffer_start, at, context - 1)
+        breaks += first > buffer_start
+    return breaks

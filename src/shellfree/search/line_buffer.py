@@ -33,6 +33,7 @@ __all__ = [
     "STREAMED",
     "buffer_starts",
     "fill_of",
+    "fill_ranges",
     "fill_reads",
     "fill_starts",
     "handed_over",
@@ -304,6 +305,35 @@ def fill_starts(stream: bytes, reads: Reads = STREAMED, context: int | None = No
     (:func:`buffer_starts`); with them (*context*, *visited*: as for :func:`fill_of`) the
     roll keeps lines before it, which take buffer space and so move the later fills."""
     return frozenset(start for start, _ in _fills(stream, reads, context, visited))
+
+
+def fill_ranges(stream: bytes, reads: Reads, context: int | None,
+                visited: tuple[tuple[int, int], ...]) -> list[tuple[int, int, int]]:
+    """(where its buffer starts, where its search begins, where it ends) for every fill of
+    rg's line buffer (*reads*, *context*, *visited*: as for :func:`fill_of`), the last one
+    being the read of nothing that completes an unterminated last line, if any."""
+    size = len(stream)
+    capacity = FILL
+    pos = kept = line_start = 0
+    first = reads.sniff
+    stdin = reads.stdin_state()
+    seen = visited_end = 0
+    out = []
+    while pos < size:
+        search_start = line_start
+        capacity, pos, newline = fill_reads(stream, capacity, pos, kept, first, reads.ends,
+                                            stdin)
+        first = False
+        if newline < 0:
+            out.append((kept, search_start, size))
+            return out
+        line_start = newline + 1
+        out.append((kept, search_start, line_start))
+        kept, seen, visited_end = _roll(stream, kept, line_start, context, visited, seen,
+                                        visited_end)
+    if line_start < size:
+        out.append((kept, line_start, size))
+    return out
 
 
 def _fills(stream: bytes, reads: Reads, context: int | None,

@@ -229,6 +229,9 @@ class StandardPrinter:
                 # file mapped under --mmap, whose NUL only a printed line shows): the search
                 # ended before that line.
                 matched = matched or (line.kind == "match" and not result.binary_quit)
+                if result.breaks_after_binary and opts.context_separator is not None:
+                    out.append((opts.context_separator + self._terminator)
+                               * result.breaks_after_binary)
                 break
             if line.kind == "match":
                 matched = True

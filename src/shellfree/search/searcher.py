@@ -170,6 +170,9 @@ class FileResult:
     # Index in ``lines`` of the first line rg hands to the printer after it saw the binary data
     # at ``binary_after`` (a before-context line is handed over with the match that follows).
     binary_after_index: int | None = None
+    # Context separators rg writes after that line and before the notice (convert mode under
+    # -v with context options: inverted_replay.breaks_after_refusal).
+    breaks_after_binary: int = 0
     # The file was cut short because of binary data (walked files).
     binary_quit: bool = False
     # A memory-mapped file whose first NUL lies past the pre-scanned 64 KiB: binary data counts
@@ -1115,6 +1118,12 @@ def search_bytes(data: bytes, matcher: MatcherLike, config: SearchConfig) -> Fil
             result.binary_quit = False
     if result.binary_after is not None:
         result.binary_after_index = handed_over_from(result.lines, config, result.binary_after)
+        if (config.invert and context is not None and not config.mmap
+                and config.max_count is None and not lines.text_anchors):
+            from shellfree.search.inverted_replay import breaks_after_refusal
+
+            result.breaks_after_binary = breaks_after_refusal(stream, lines, config, result,
+                                                              reads, context)
     return result
 
 
