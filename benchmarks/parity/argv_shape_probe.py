@@ -6,7 +6,8 @@ after ``=`` (``-C=2``, ``--context=2``, ``-e=alpha``, ``--count=``), ``--`` and 
 negative and odd numbers, sizes with suffixes, empty separators, and flags rg knows but
 shellfree refuses as unknown are left out (README, the flag lists). Each case compares
 stdout, the exit status and stderr byte for byte with ``rg --sort path``. A script of these
-found ``--color`` refused as unknown (the twenty-seventh session).
+found ``--color`` refused as unknown (the twenty-seventh session), as ``--line-buffered``
+and ``--block-buffered`` were.
 
     python -m benchmarks.parity.argv_shape_probe --seed 1 --cases 1000
 
@@ -31,6 +32,7 @@ TOKENS = [
     "-C 1", "--threads=0", "-j0", "--no-messages", "--ignore-case=1", "---", "--=", "-=",
     "--max-filesize=1K", "--max-filesize", "1M", "--max-filesize=1G", "--max-filesize=12X",
     "--path-separator=", "--path-separator=ab", "--context-separator=", "--heading", ":",
+    "--line-buffered", "--block-buffered", "--no-line-buffered", "--line-buffered=1",
 ]
 
 

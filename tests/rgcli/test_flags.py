@@ -97,3 +97,19 @@ def test_color_that_rg_would_print_is_refused_clearly(isolated, value):
     assert (status, out) == (2, b"")
     assert err == (f"rg: --color {value}: shellfree prints no colours; use --color never or"
                    f" auto (rg's output into a pipe)\n").encode()
+
+
+# --line-buffered and --block-buffered only decide when output is flushed (the last wins,
+# their negations restore rg's choice): the bytes are rg's.
+BUFFERING_ARGS = [
+    ["--line-buffered", "alpha", "."], ["--block-buffered", "-n", "alpha", "."],
+    ["--line-buffered", "--no-line-buffered", "alpha", "."], ["--no-block-buffered", "alpha"],
+    ["--line-buffered=yes", "alpha"], ["--block-buffered", "--files"],
+]
+
+
+@pytest.mark.parametrize("flags", BUFFERING_ARGS, ids=" ".join)
+def test_buffering_flags_are_accepted_as_rg_accepts_them(isolated, reference_rg, flags):
+    Path("a.txt").write_bytes(b"one alpha\ntwo\n")
+    argv = ["--sort", "path", *flags]
+    assert run_shellfree(argv) == run_rg(reference_rg, argv)

@@ -93,3 +93,76 @@ def test_patterns_from_stdin_are_not_searched_again(tmp_path, reference_rg, args
         status = run([os.fsencode(a) for a in argv], out, err, stdin, cwd=str(tmp_path))
     assert (out.getvalue(), err.getvalue(), status) == \
         (theirs.stdout, theirs.stderr, theirs.returncode)
+
+
+def _choreographed(argv: list[str], parts: list[tuple[int, bytes]]) -> tuple[bytes, int, bool]:
+    """Run *argv* with a pipe for stdin, writing each (lines, part) once the output has that
+    many lines (or 10 s have passed): what a reader of a stream still being written sees.
+    Returns (stdout, exit status, whether every wait ended with the lines printed)."""
+    import threading
+    import time
+
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    got = bytearray()
+
+    def drain() -> None:
+        while True:
+            data = proc.stdout.read1(1 << 16)
+            if not data:
+                return
+            got.extend(data)
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    met = True
+    for lines, part in parts:
+        deadline = time.monotonic() + 10
+        while got.count(b"\n") < lines and time.monotonic() < deadline:
+            time.sleep(0.01)
+        met = met and got.count(b"\n") >= lines
+        proc.stdin.write(part)
+        proc.stdin.flush()
+    proc.stdin.close()
+    reader.join(30)
+    return bytes(got), proc.wait(30), met
+
+
+@pytest.mark.parametrize("parts", [
+    [(0, b"one alpha\n"), (1, b"two alpha\n"), (2, b"three\n")],
+    [(0, b"one alpha\n"), (1, b"x\0y\nalpha\n")],
+    [(0, b"zero\n"), (0, b"x\0y\nalpha\n")],
+    [(0, b"one alpha\n"), (1, b"partial al"), (1, b"pha\nend\n")],
+], ids=["lines", "nul-after-a-match", "nul-first", "split-line"])
+def test_stdin_lines_print_as_they_arrive(reference_rg, parts):
+    # A part is written only once the lines before it are printed: under --line-buffered
+    # shellfree, like rg, prints a line as soon as it is read, not at the end of the input
+    # (`tail -f log | rg --line-buffered alpha`); before, it read to the end first, and each
+    # wait here ran out (10 s).
+    import sys
+
+    argv = ["--line-buffered", "-n", "alpha"]
+    ours = _choreographed([sys.executable, "-m", "shellfree", "rg", *argv], parts)
+    theirs = _choreographed([reference_rg, "--no-config", *argv], parts)
+    assert ours == theirs
+    assert ours[2], "a wait for a printed line ran out"
+
+
+def test_stdin_is_searched_a_few_fills_at_a_time(monkeypatch):
+    # A stream of 40 MB is never held whole: no search sees more than a batch of fills.
+    import shellfree.rgcli.stdin_stream as stdin_stream
+
+    seen = []
+    searched = stdin_stream.search_bytes
+
+    def recording(data, matcher, config):
+        seen.append(len(data))
+        return searched(data, matcher, config)
+
+    monkeypatch.setattr(stdin_stream, "search_bytes", recording)
+    stdin = io.BytesIO(b"alpha and more text on a line\n" * 1_400_000)
+    out, err = io.BytesIO(), io.BytesIO()
+    assert run([b"-c", b"--no-config", b"zzz", b"-"], out, err, stdin) == 1  # -c: whole read
+    assert seen == []
+    stdin.seek(0)
+    assert run([b"--no-config", b"zzz", b"-"], out, err, stdin) == 1
+    assert len(seen) > 5 and max(seen) <= stdin_stream._BATCH + stdin_stream.FILL

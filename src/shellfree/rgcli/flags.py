@@ -71,6 +71,9 @@ class RgArgs(Record, mutable=True):
     text: bool = False  # -a
     binary: bool = False  # --binary
     mmap: bool | None = None  # --mmap / --no-mmap; None = rg's automatic choice
+    # --line-buffered / --block-buffered (the last wins; their negations restore rg's
+    # automatic choice, None: lines to a terminal, blocks elsewhere).
+    buffering: str | None = None
     # Output.
     mode: str = "standard"  # standard | count | count_matches | files_with_matches |
     #                          files_without_match | json
@@ -266,6 +269,10 @@ _SWITCHES: dict[str, _Switch] = {
     "--binary": lambda a: _binary_mode(a, binary=True),
     "--no-binary": lambda a: _binary_mode(a),
     "--mmap": lambda a: setattr(a, "mmap", True),
+    "--line-buffered": lambda a: setattr(a, "buffering", "line"),
+    "--block-buffered": lambda a: setattr(a, "buffering", "block"),
+    "--no-line-buffered": lambda a: setattr(a, "buffering", None),
+    "--no-block-buffered": lambda a: setattr(a, "buffering", None),
     "--no-mmap": lambda a: setattr(a, "mmap", False),
     "--count": lambda a: _mode(a, "count"),
     "-c": lambda a: _mode(a, "count"),

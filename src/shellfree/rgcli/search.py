@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import sys
@@ -115,6 +116,13 @@ def _patterns(args: RgArgs, stdin: BinaryIO | None, fs) -> tuple[list[str], list
 
 class _Fatal(Exception):
     """An error that stops rg before any search (exit 2)."""
+
+
+def _is_terminal(stream: BinaryIO) -> bool:
+    try:
+        return os.isatty(stream.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False
 
 
 def _in_pieces(st: os.stat_result) -> bool:
@@ -367,6 +375,9 @@ class _Search:
         self.matched_any = False
         self.searched_any = False
         self.printed_before = False
+        # rg flushes every line under --line-buffered, and by default when stdout is a terminal.
+        self.line_buffered = args.buffering == "line" or (args.buffering is None
+                                                           and _is_terminal(out.stdout))
         self.started = time.perf_counter()
 
     def _config(self, binary: str, mmap: bool, stdin: bool) -> SearchConfig:
@@ -627,6 +638,8 @@ class _Search:
             if outcome.chunk:
                 out.stdout.write(outcome.chunk)
                 self.printed_before = True
+                if self.line_buffered:
+                    out.stdout.flush()
         return True
 
     def lane(self) -> Callable[[bytes], bool] | None:
@@ -763,6 +776,14 @@ def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: li
     """Search every file of the walk (in forked workers where allowed), print what rg
     prints, and return the exit status."""
     roots = paths if paths else ([b"-"] if use_stdin else None)
+    if roots == [b"-"] and stdin is not None:
+        from shellfree.rgcli.stdin_stream import search_stdin_stream, streamable
+
+        if streamable(command, args):
+            # As rg: printed as it is read, never held whole (`tail -f log | rg ERROR`).
+            stdin = search_stdin_stream(command, stdin)
+            if stdin is None:
+                return command.finish(implicit_root=not paths)
     pool = getattr(out.cache, "pool", None)
     if pool is not None and _poolable(command, args, paths, use_stdin):
         lane = command.lane()

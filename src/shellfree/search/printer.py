@@ -265,14 +265,18 @@ class StandardPrinter:
         # is only the binary notice gets none.
         self.last_starts_with_line = wrote_line
         if binary_offset is not None and matched and (stop_at is not None or result.binary_quit):
-            lead = (_display_path(path, opts) + b": ") if opts.with_filename else b""
-            if result.binary_quit:
-                text = b"WARNING: stopped searching binary file after match"
-            else:
-                text = b"binary file matches"
-            # rg writes this notice with "\n" even under --crlf.
-            out.append(lead + text + b' (found "\\0" byte around offset %d)\n' % binary_offset)
+            out.append(self.binary_notice(path, binary_offset, result.binary_quit))
         return b"".join(out)
+
+    def binary_notice(self, path: bytes, offset: int, quit: bool = False) -> bytes:
+        """The line rg ends a matching file's output with once it has seen binary data at
+        *offset*: it stopped there (*quit*, a walked file) or printed no line after it."""
+        opts = self.options
+        lead = (_display_path(path, opts) + b": ") if opts.with_filename else b""
+        text = b"WARNING: stopped searching binary file after match" if quit \
+            else b"binary file matches"
+        # rg writes this notice with "\n" even under --crlf.
+        return lead + text + b' (found "\\0" byte around offset %d)\n' % offset
 
     def _prelude(
         self,
