@@ -4,6 +4,7 @@ gives rg and shellfree the same regular file as standard input."""
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import re
@@ -13,6 +14,7 @@ import pytest
 
 from benchmarks.parity.stdin_probe import compare
 from shellfree.rgcli.run import run
+from shellfree.search.errors import os_error_text
 
 _TIMINGS = re.compile(rb'"(?:elapsed|elapsed_total)":\{[^}]*\},?')
 
@@ -166,3 +168,33 @@ def test_stdin_is_searched_a_few_fills_at_a_time(monkeypatch):
     stdin.seek(0)
     assert run([b"--no-config", b"zzz", b"-"], out, err, stdin) == 1
     assert len(seen) > 5 and max(seen) <= stdin_stream._BATCH + stdin_stream.FILL
+
+
+class _FailingStdin(io.RawIOBase):
+    """Standard input whose reads fail after *good* bytes."""
+
+    def __init__(self, good: bytes) -> None:
+        self._good = good
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        if self._good and size >= 0:
+            data, self._good = self._good[:size], self._good[size:]
+            return data
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+
+@pytest.mark.parametrize("args", [[b"alpha", b"-"], [b"-c", b"alpha", b"-"]],
+                         ids=["stream", "whole"])
+def test_a_failing_stdin_read_is_reported_not_raised(args):
+    # The lines read before the failure are printed (when streamed), then rg's error line,
+    # exit 2; the search never raises.
+    out, err = io.BytesIO(), io.BytesIO()
+    status = run([b"--no-config", *args], out, err, _FailingStdin(b"one alpha\n" * 3000))
+    assert status == 2
+    text = os_error_text(OSError(errno.EIO, os.strerror(errno.EIO)))  # rg's words (errors.py)
+    assert err.getvalue() == f"rg: <stdin>: {text}\n".encode()
+    if args[0] == b"alpha":
+        assert out.getvalue().startswith(b"one alpha\n")

@@ -25,6 +25,7 @@ import os
 from typing import BinaryIO
 
 from shellfree._record import replace
+from shellfree.search.errors import os_error_text
 from shellfree.search.line_buffer import FILL, STDIN_BUFFER
 from shellfree.search.searcher import BINARY_NONE, search_bytes
 
@@ -110,7 +111,15 @@ def search_stdin_stream(command, stdin: BinaryIO) -> BinaryIO | None:
     """Search standard input for *command* (see :func:`streamable`), emitting what rg prints
     as it goes; returns None when done, or, for input with a byte-order mark, a stand-in for
     standard input (what was read, then the rest) for the whole-file search."""
-    reads = _StdinReads(stdin)
+    try:
+        return _search(command, _StdinReads(stdin))
+    except OSError as err:
+        # A read that fails ends the search of stdin, as it ends rg's, with its error.
+        command.emit(_outcome(errors=(f"<stdin>: {os_error_text(err)}",)))
+        return None
+
+
+def _search(command, reads: _StdinReads) -> BinaryIO | None:
     if reads.head().startswith(_BOM_STARTS):
         return _Replayed(reads.rest())
     shown = b"<stdin>"
