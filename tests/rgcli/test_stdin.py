@@ -149,7 +149,10 @@ def test_stdin_lines_print_as_they_arrive(reference_rg, parts):
     assert ours[2], "a wait for a printed line ran out"
 
 
-def test_stdin_is_searched_a_few_fills_at_a_time(monkeypatch):
+@pytest.mark.parametrize("args", [[b"zzz"], [b"-c", b"zzz"], [b"-l", b"zzz"],
+                                  [b"-q", b"zzz"], [b"--files-without-match", b"alpha"]],
+                         ids=lambda args: " ".join(a.decode() for a in args))
+def test_stdin_is_searched_a_few_fills_at_a_time(monkeypatch, args):
     # A stream of 40 MB is never held whole: no search sees more than a batch of fills.
     import shellfree.rgcli.stdin_stream as stdin_stream
 
@@ -163,11 +166,33 @@ def test_stdin_is_searched_a_few_fills_at_a_time(monkeypatch):
     monkeypatch.setattr(stdin_stream, "search_bytes", recording)
     stdin = io.BytesIO(b"alpha and more text on a line\n" * 1_400_000)
     out, err = io.BytesIO(), io.BytesIO()
-    assert run([b"-c", b"--no-config", b"zzz", b"-"], out, err, stdin) == 1  # -c: whole read
-    assert seen == []
-    stdin.seek(0)
-    assert run([b"--no-config", b"zzz", b"-"], out, err, stdin) == 1
+    assert run([b"--no-config", *args, b"-"], out, err, stdin) == 1
     assert len(seen) > 5 and max(seen) <= stdin_stream._BATCH + stdin_stream.FILL
+
+
+@pytest.mark.parametrize("args", [["-q", "alpha"], ["-l", "alpha"]], ids=" ".join)
+def test_stdin_search_stops_at_the_first_match_of_a_stream_still_open(reference_rg, args):
+    # rg -q and -l stop at the first match, also while the writer has more to come
+    # (`tail -f log | rg -q ERROR && alert`); shellfree read to the end first.
+    import sys
+
+    def first_match(argv: list[str]) -> tuple[bytes, int | None]:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        proc.stdin.write(b"x\none alpha\n")
+        proc.stdin.flush()
+        try:
+            status = proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            status = None
+        out = proc.stdout.read()
+        proc.stdin.close()
+        proc.wait()
+        return out, status
+
+    ours = first_match([sys.executable, "-m", "shellfree", "rg", *args])
+    assert ours == first_match([reference_rg, "--no-config", *args])
+    assert ours[1] == 0
 
 
 class _FailingStdin(io.RawIOBase):

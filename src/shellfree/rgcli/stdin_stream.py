@@ -1,21 +1,23 @@
 """Search standard input as it arrives, one fill of rg's line buffer at a time.
 
 rg reads standard input through its line buffer like any file it does not map, so it prints
-the lines of ``tail -f log | rg ERROR`` as they come and holds at most a few fills of a
-stream of any length. The whole-file search (searcher.search_bytes) needs every byte first:
-over a pipe that never ends it would print nothing, and a 5 GB stream would cost 5 GB. When
-each line's output depends on that line alone (the standard printer, no context, no -m, no
-multi-line pattern, no ``\\A``/``\\z``, no --heading), this module reads as rg reads and
-searches each run of whole lines as soon as it is read, with the line numbers and offsets of
-the lines before it.
+the lines of ``tail -f log | rg --line-buffered ERROR`` as they come, ``rg -q`` returns at
+the first match of a stream still being written, and a stream of any length costs a few
+fills. The whole-file search (searcher.search_bytes) needs every byte first: over a pipe
+that never ends it would print nothing, and a 5 GB stream would cost 5 GB. Where each
+line's output depends on that line alone (the standard printer with no context, no
+--heading), or only a summary is printed (-c, --count-matches, -l, --files-without-match,
+-q), and there is no -m, multi-line pattern or ``\\A``/``\\z``, this module reads as rg
+reads and searches each run of whole lines as soon as it is read, with the line numbers
+and offsets of the lines before it.
 
 Binary data is where the fills show: rg checks each fill's new bytes for a NUL, and once one
-is seen its printer refuses the next line it is handed, printing the notice at the end if the
-input matched at all (before the NUL's fill, or in a line it refused). So this module reads
-fill by fill as rg does (the sniff of a byte-order mark, Rust's 8 KiB stdin buffer: see
-line_buffer.STDIN_BUFFER; from a pipe a read returns what has been written, as rg's does),
-prints the fills before the NUL's, and then only looks for a match. Input that starts with a
-byte-order mark goes to the whole-file search, which transcodes it.
+is seen its standard printer refuses the next line it is handed, printing the notice at the
+end if the input matched at all (before the NUL's fill, or in a line it refused); its
+summaries count on, the NULs turned into line terminators. So this module reads fill by
+fill as rg does (the sniff of a byte-order mark, Rust's 8 KiB stdin buffer: see
+line_buffer.STDIN_BUFFER; from a pipe a read returns what has been written, as rg's does).
+Input that starts with a byte-order mark goes to the whole-file search, which transcodes it.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import BinaryIO
 from shellfree._record import replace
 from shellfree.search.errors import os_error_text
 from shellfree.search.line_buffer import FILL, STDIN_BUFFER
-from shellfree.search.searcher import BINARY_NONE, search_bytes
+from shellfree.search.searcher import BINARY_NONE, FileResult, search_bytes
 
 __all__ = ["search_stdin_stream", "streamable"]
 
@@ -37,14 +39,16 @@ _BATCH = 4 << 20  # fills searched together when they arrive at once (a file, a 
 
 
 def streamable(command, args) -> bool:
-    """Whether *command*'s search of standard input may print it a fill at a time."""
+    """Whether *command*'s search of standard input may go a fill at a time: output lines
+    that each stand alone, or only a summary (a count, the name, the exit status)."""
     config, matcher = command.config, command.matcher
-    return (command.mode == "standard" and command.standard is not None
-            and not args.quiet and not args.heading
-            and not config.before_context and not config.after_context
-            and config.max_count is None
-            and not matcher.can_match_newline and not getattr(matcher, "whole_text", False)
-            and not getattr(matcher, "text_anchors", False))
+    if (command.json is not None or config.max_count is not None or matcher.can_match_newline
+            or getattr(matcher, "whole_text", False) or getattr(matcher, "text_anchors", False)):
+        return False
+    if command.mode != "standard" or args.quiet:
+        return True
+    return (command.standard is not None and not args.heading
+            and not config.before_context and not config.after_context)
 
 
 class _StdinReads:
@@ -122,67 +126,100 @@ def search_stdin_stream(command, stdin: BinaryIO) -> BinaryIO | None:
 def _search(command, reads: _StdinReads) -> BinaryIO | None:
     if reads.head().startswith(_BOM_STARTS):
         return _Replayed(reads.rest())
-    shown = b"<stdin>"
-    config = replace(command._config(command.binary_mode(True), False, True), whole_stream=False)
-    check_nul = config.binary != BINARY_NONE
-    capacity, first = FILL, True
-    pending = b""  # the line the last fill left incomplete
-    batch: list[bytes] = []  # whole lines read and not yet searched
-    batched = 0
-    offset = lines_before = 0  # of the batch's first byte
-    while True:
-        new, got, eof = [], 0, False
-        while True:  # one fill: reads until the new bytes hold a newline
-            free = capacity - len(pending) - got
+    # Standard input is named on the command line: NULs are binary data in rg's "convert"
+    # mode (turned into line terminators), unless -a.
+    binary = command.binary_mode(True)
+    config = replace(command._config(binary, False, True), whole_stream=False)
+    lines = _LineBuffer(reads)
+    if command.mode != "standard" or command.args.quiet:
+        _summarise(command, config, lines, binary != BINARY_NONE)
+    else:
+        _print_lines(command, config, lines, binary != BINARY_NONE)
+    return None
+
+
+class _LineBuffer:
+    """rg's line buffer over standard input: each fill reads until its new bytes hold a line
+    terminator or the input ends, a full buffer growing threefold."""
+
+    def __init__(self, reads: _StdinReads) -> None:
+        self.reads = reads
+        self.capacity = FILL
+        self.first = True  # the first read is the 3-byte sniff for a byte-order mark
+        self.pending = b""  # the line the last fill left incomplete
+        self.offset = 0  # the stream offset of its first byte
+        self.eof = False
+
+    def fill(self, convert: bool) -> tuple[bytes, bytes, int]:
+        """One fill: (its new bytes, the whole lines it completes, their stream offset); at
+        the end of the input the last line counts as whole. *convert*: NULs read become
+        line terminators."""
+        new, got = [], 0
+        while True:
+            free = self.capacity - len(self.pending) - got
             if free <= 0:
-                capacity *= 3
+                self.capacity *= 3
                 continue
-            data = reads.read(min(_SNIFF, free) if first else free)
-            first = False
+            data = self.reads.read(min(_SNIFF, free) if self.first else free)
+            self.first = False
             if not data:
-                eof = True
+                self.eof = True
                 break
+            if convert:
+                data = data.replace(b"\0", b"\n")
             new.append(data)
             got += len(data)
             if data.find(b"\n") >= 0:
                 break
         fresh = b"".join(new)
+        data = self.pending + fresh
+        cut = len(data) if self.eof else data.rfind(b"\n") + 1
+        whole, start = data[:cut], self.offset
+        self.pending, self.offset = data[cut:], start + cut
+        return fresh, whole, start
+
+
+def _print_lines(command, config, lines: _LineBuffer, check_nul: bool) -> None:
+    """The standard printer's lines, a batch of fills at a time; at the first NUL, what rg
+    prints once it has seen binary data (_after_binary)."""
+    shown = b"<stdin>"
+    batch: list[bytes] = []  # whole lines read and not yet searched
+    batched = 0
+    offset = line_count = 0  # of the batch's first byte
+    while True:
+        fresh, whole, start = lines.fill(False)
         nul = fresh.find(b"\0") if check_nul else -1
         if nul >= 0:
-            offset, lines_before = _search_batch(command, config, shown, batch, offset,
-                                                 lines_before)
-            _after_binary(command, config, shown, reads, pending + fresh,
-                          offset + len(pending) + nul, capacity, eof)
-            return None
-        data = pending + fresh
-        cut = len(data) if eof else data.rfind(b"\n") + 1
-        if cut:
-            batch.append(data[:cut])
-            batched += cut
-        pending = data[cut:]
-        if eof or reads.waited or batched >= _BATCH:
+            _search_batch(command, config, shown, batch, offset, line_count)
+            at = lines.offset + len(lines.pending) - len(fresh) + nul
+            _after_binary(command, config, shown, lines, whole, at)
+            return
+        if whole:
+            batch.append(whole)
+            batched += len(whole)
+        if lines.eof or lines.reads.waited or batched >= _BATCH:
             # Print what was read before a read that may wait for the writer.
-            offset, lines_before = _search_batch(command, config, shown, batch, offset,
-                                                 lines_before)
+            offset, line_count = _search_batch(command, config, shown, batch, offset,
+                                               line_count)
             batched = 0
-        if eof:
+        if lines.eof:
             command.emit(_outcome(searched=True))
-            return None
+            return
 
 
 def _search_batch(command, config, shown: bytes, batch: list[bytes], offset: int,
-                  lines_before: int) -> tuple[int, int]:
+                  line_count: int) -> tuple[int, int]:
     """Search and emit the whole lines in *batch* (emptied), which start at stream *offset*
-    after *lines_before* lines; returns the offset and line count after them."""
+    after *line_count* lines; returns the offset and line count after them."""
     if not batch:
-        return offset, lines_before
+        return offset, line_count
     data = b"".join(batch)
     batch.clear()
     result = search_bytes(data, command.matcher, config)
     if result.lines:
         for line in result.lines:
             if line is not None:
-                line.number += lines_before
+                line.number += line_count
                 line.offset += offset
         chunk = command.standard.print_file(shown, result)
         command.emit(_outcome(searched=True, matched=command.standard.last_matched,
@@ -191,43 +228,58 @@ def _search_batch(command, config, shown: bytes, batch: list[bytes], offset: int
             # A stream's lines are out before the next read waits for more (rg: under
             # --line-buffered, or to a terminal; shellfree into a pipe as well).
             command.out.stdout.flush()
-    return offset + len(data), lines_before + data.count(b"\n")
+    return offset + len(data), line_count + data.count(b"\n")
 
 
-def _after_binary(command, config, shown: bytes, reads: _StdinReads, data: bytes,
-                  nul: int, capacity: int, eof: bool) -> None:
-    """The NUL at stream offset *nul* came in the fill that holds *data* (the line the fill
-    before left incomplete, then what it read): rg's printer refuses the next line it is
-    handed, so nothing more is printed but the notice, at the end, if the input matched at
-    all. NULs from here on count as line terminators (rg's "convert" mode)."""
+def _after_binary(command, config, shown: bytes, lines: _LineBuffer, whole: bytes,
+                  nul: int) -> None:
+    """rg saw a NUL at stream offset *nul* in the fill that completed *whole*: its printer
+    refuses the next line it is handed, so nothing more is printed but the notice, at the
+    end, if the input matched at all (before, or in the line refused). From that fill on,
+    NULs are line terminators."""
     plain = replace(config, binary=BINARY_NONE, stop_at_first=True)
-    pending = b""
-    matched = command.matched_any
-    while not matched:
-        data = (pending + data).replace(b"\0", b"\n")
-        cut = len(data) if eof else data.rfind(b"\n") + 1
-        matched = search_bytes(data[:cut], command.matcher, plain).has_match
-        pending = data[cut:]
-        if eof or matched:
-            break
-        new, got = [], 0
-        while True:
-            free = capacity - len(pending) - got
-            if free <= 0:
-                capacity *= 3
-                continue
-            chunk = reads.read(free)
-            if not chunk:
-                eof = True
-                break
-            new.append(chunk)
-            got += len(chunk)
-            if chunk.find(b"\n") >= 0 or chunk.find(b"\0") >= 0:
-                break
-        data = b"".join(new)
+    data = (whole + lines.pending).replace(b"\0", b"\n")
+    cut = len(data) if lines.eof else data.rfind(b"\n") + 1
+    lines.pending = data[cut:]
+    matched = command.matched_any or search_bytes(data[:cut], command.matcher, plain).has_match
+    while not matched and not lines.eof:
+        _, whole, _ = lines.fill(True)
+        matched = search_bytes(whole, command.matcher, plain).has_match
     notice = command.standard.binary_notice(shown, nul) if matched else b""
     command.emit(_outcome(searched=True, matched=matched, chunk=notice,
                           starts_with_line=False))
+
+
+def _summarise(command, config, lines: _LineBuffer, convert: bool) -> None:
+    """A count, the name or only the exit status (-c, --count-matches, -l,
+    --files-without-match, -q), the lines searched a batch of fills at a time. rg's summary
+    counts the matches past binary data too, its NULs turned into line terminators; -l and
+    -q stop at the first match."""
+    plain = replace(config, binary=BINARY_NONE)
+    total = FileResult()
+    batch: list[bytes] = []
+    batched = 0
+    while not lines.eof:
+        _, whole, _ = lines.fill(convert)
+        batch.append(whole)
+        batched += len(whole)
+        if lines.eof or lines.reads.waited or batched >= _BATCH:
+            result = search_bytes(b"".join(batch), command.matcher, plain)
+            batch.clear()
+            batched = 0
+            total.matched_lines += result.matched_lines
+            total.matches += result.matches
+            if plain.stop_at_first and total.has_match:
+                break
+    if command.mode == "files_without_match":
+        matched = not total.has_match
+    else:
+        matched = total.has_match
+    if command.args.quiet:
+        command.emit(_outcome(searched=True, matched=matched))
+        return
+    command.emit(_outcome(searched=True, matched=matched,
+                          chunk=command.summary.print_file(b"<stdin>", total)))
 
 
 def _outcome(**fields):
