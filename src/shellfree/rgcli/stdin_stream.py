@@ -187,7 +187,7 @@ def _print_lines(command, config, lines: _LineBuffer, check_nul: bool) -> None:
     batched = 0
     offset = line_count = 0  # of the batch's first byte
     while True:
-        fresh, whole, start = lines.fill(False)
+        fresh, whole, _ = lines.fill(False)
         nul = fresh.find(b"\0") if check_nul else -1
         if nul >= 0:
             _search_batch(command, config, shown, batch, offset, line_count)
