@@ -1,6 +1,7 @@
 """Standard input as rg reads it: through Rust's 8 KiB stdin buffer, so its line buffer's
-first fill ends within the first 8 KiB (search/line_buffer.py, STDIN_BUFFER). Each case
-gives rg and shellfree the same regular file as standard input."""
+first fill ends within the first 8 KiB (search/line_buffer.py, STDIN_BUFFER), and searched
+as it arrives (rgcli/stdin_stream.py): from a regular file, a pipe still being written, a
+stream too long to hold, and a read that fails; patterns taken from it by -f -."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def test_stdin_is_read_in_rgs_fills(tmp_path, reference_rg, name):
 
 
 def test_random_stdin_searches_agree_with_rg(reference_rg):
-    # 60 cases of seed 3 of the stdin probe take about 8 s.
+    # 60 cases of seed 3 of the stdin probe take about 3 s.
     agree, differ = compare(reference_rg, 3, 60)
     assert not differ, f"{len(differ)} of {agree + len(differ)} differ, e.g. {differ[0][1]}"
 
