@@ -352,7 +352,7 @@ class _Search:
         # A walked file rg quits at its first NUL is read no further than that NUL's buffer
         # fill (search/searcher.py quits_within): a large binary file costs a head, not a
         # read of it all.
-        walked = self._config(self.binary_mode(False), False, False)
+        walked = self.config_for(self.binary_mode(False), False, False)
         self._quits_early = (
             (lambda head: quits_within(head, matcher, walked))
             if walked.binary == BINARY_QUIT else None
@@ -380,7 +380,9 @@ class _Search:
                                                            and _is_terminal(out.stdout))
         self.started = time.perf_counter()
 
-    def _config(self, binary: str, mmap: bool, stdin: bool) -> SearchConfig:
+    def config_for(self, binary: str, mmap: bool, stdin: bool) -> SearchConfig:
+        """The search's configuration for a file searched in *binary* mode, memory-mapped
+        or not, standard input or not (made once per combination)."""
         key = (binary, mmap, stdin)
         config = self._configs.get(key)
         if config is None:
@@ -491,7 +493,7 @@ class _Search:
             if outcome is not None:
                 return outcome
         binary = self.binary_mode(haystack.explicit)
-        config = self._config(binary, self._mapped(haystack.explicit, is_stdin), is_stdin)
+        config = self.config_for(binary, self._mapped(haystack.explicit, is_stdin), is_stdin)
         file_started = time.perf_counter()
         try:
             result = search_bytes(data, matcher, config)
@@ -598,7 +600,7 @@ class _Search:
         line, not met in a walk (rg treats binary data and memory maps differently)."""
         from shellfree.rgcli.split_file import search_split
 
-        config = self._config(self.binary_mode(explicit), self._mapped(explicit, False), False)
+        config = self.config_for(self.binary_mode(explicit), self._mapped(explicit, False), False)
         path = self.out.fs(path_arg)
         found = search_split(
             self, self.matcher, config, path, path_arg, workers, self.skip_identity

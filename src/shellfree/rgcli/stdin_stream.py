@@ -129,7 +129,7 @@ def _search(command, reads: _StdinReads) -> BinaryIO | None:
     # Standard input is named on the command line: NULs are binary data in rg's "convert"
     # mode (turned into line terminators), unless -a.
     binary = command.binary_mode(True)
-    config = replace(command._config(binary, False, True), whole_stream=False)
+    config = replace(command.config_for(binary, False, True), whole_stream=False)
     lines = _LineBuffer(reads)
     if command.mode != "standard" or command.args.quiet:
         _summarise(command, config, lines, binary != BINARY_NONE)
