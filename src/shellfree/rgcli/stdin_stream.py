@@ -27,14 +27,13 @@ import os
 from typing import BinaryIO
 
 from shellfree._record import replace
+from shellfree.search.decode import BOMS
 from shellfree.search.errors import os_error_text
-from shellfree.search.line_buffer import FILL, STDIN_BUFFER
+from shellfree.search.line_buffer import BOM_SNIFF, FILL, STDIN_BUFFER
 from shellfree.search.searcher import BINARY_NONE, FileResult, search_bytes
 
 __all__ = ["search_stdin_stream", "streamable"]
 
-_BOM_STARTS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
-_SNIFF = 3  # the decoder's look for a byte-order mark: rg's first read
 _BATCH = 4 << 20  # fills searched together when they arrive at once (a file, a fast writer)
 
 
@@ -53,7 +52,8 @@ def streamable(command, args) -> bool:
 
 class _StdinReads:
     """rg's reads of standard input: each asks for what its buffer's free space allows, and
-    Rust's stdin buffer serves a request smaller than 8 KiB from one 8 KiB read of its own."""
+    Rust's stdin buffer serves a request smaller than 8 KiB from one 8 KiB read of its own
+    (the rule line_buffer.fill_reads models over a stream read whole)."""
 
     def __init__(self, stdin: BinaryIO) -> None:
         try:
@@ -72,7 +72,7 @@ class _StdinReads:
     def head(self) -> bytes:
         """The first bytes, held for the reads that follow: at least the three a byte-order
         mark takes, unless the input is shorter."""
-        while len(self._held) < _SNIFF:
+        while len(self._held) < BOM_SNIFF:
             data = self._raw(STDIN_BUFFER)
             if not data:
                 break
@@ -124,7 +124,7 @@ def search_stdin_stream(command, stdin: BinaryIO) -> BinaryIO | None:
 
 
 def _search(command, reads: _StdinReads) -> BinaryIO | None:
-    if reads.head().startswith(_BOM_STARTS):
+    if reads.head().startswith(BOMS):
         return _Replayed(reads.rest())
     # Standard input is named on the command line: NULs are binary data in rg's "convert"
     # mode (turned into line terminators), unless -a.
@@ -140,7 +140,8 @@ def _search(command, reads: _StdinReads) -> BinaryIO | None:
 
 class _LineBuffer:
     """rg's line buffer over standard input: each fill reads until its new bytes hold a line
-    terminator or the input ends, a full buffer growing threefold."""
+    terminator or the input ends, a full buffer growing threefold (line_buffer.fill_reads
+    models the same fills over a stream read whole; here they are real reads)."""
 
     def __init__(self, reads: _StdinReads) -> None:
         self.reads = reads
@@ -160,7 +161,7 @@ class _LineBuffer:
             if free <= 0:
                 self.capacity *= 3
                 continue
-            data = self.reads.read(min(_SNIFF, free) if self.first else free)
+            data = self.reads.read(min(BOM_SNIFF, free) if self.first else free)
             self.first = False
             if not data:
                 self.eof = True

@@ -299,23 +299,25 @@ def breaks_after_refusal(stream: bytes, lines: _Lines, config: SearchConfig,
             return 0  # after-context due: refused, and the search stops
     visited = handed_over(result.lines[:stop], config)
     fills = fill_ranges(stream, reads, context, visited)
-    later = [i for i, fill in enumerate(fills) if fill[1] == result.binary_after]
-    if not later:
+    refusing = next((i for i, fill in enumerate(fills) if fill[1] == result.binary_after), None)
+    if refusing is None:
         return 0
-    data = stream
+    # The lines the regex matches, as the fast inverted search finds them (its candidate
+    # scan): in each later fill, the first line it hands over starts its first run of others.
+    matching = lines.matching_lines()
+    found = next(matching, None)
     breaks = 0
-    for buffer_start, start, end in fills[later[0] + 1:]:
+    for buffer_start, start, end in fills[refusing + 1:]:
         at = start
-        while at < end:
-            newline = data.find(b"\n", at, end)
-            line_end = end if newline < 0 else newline + 1
-            if not lines.is_match(at, line_end - (data[line_end - 1 : line_end] == b"\n")):
-                break  # the first line this fill selects
-            at = line_end
-        else:
-            continue
+        while found is not None and found[0] < at:
+            found = next(matching, None)
+        while found is not None and found[0] == at < end:
+            at = found[1] + 1  # past its terminator
+            found = next(matching, None)
+        if at >= end:
+            continue  # every line of the fill matches: nothing handed over
         first = at
         if context and at > buffer_start:
-            first = preceding(data, buffer_start, at, context - 1)
+            first = preceding(stream, buffer_start, at, context - 1)
         breaks += first > buffer_start
     return breaks

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from shellfree.search.searcher import SearchConfig
 
 __all__ = [
+    "BOM_SNIFF",
     "FILL",
     "Fill",
     "FillReads",
@@ -46,7 +47,7 @@ FILL = 64 * 1024
 
 # rg's decoder first reads just enough bytes to sniff a BOM; its line buffer then reads what
 # its free space allows.
-_BOM_SNIFF = 3
+BOM_SNIFF = 3
 
 
 def preceding(stream: bytes, floor: int, end: int, lines: int) -> int:
@@ -120,7 +121,7 @@ def fill_reads(stream: bytes, capacity: int, pos: int, kept: int, first: bool,
         if free <= 0:
             capacity *= 3
             continue
-        asked = min(_BOM_SNIFF, free) if first else free
+        asked = min(BOM_SNIFF, free) if first else free
         read_end = pos + asked
         if stdin is not None:
             if pos < stdin[0]:
@@ -270,7 +271,7 @@ class FillReads:
             if free <= 0:
                 self._capacity *= 3
                 continue
-            read_end = min(size, self._pos + (min(_BOM_SNIFF, free) if self._first else free))
+            read_end = min(size, self._pos + (min(BOM_SNIFF, free) if self._first else free))
             if read_end > available:
                 return  # the next read needs bytes not fed yet
             newline = self._newline_before(self._pos, read_end)

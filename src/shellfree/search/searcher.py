@@ -33,6 +33,7 @@ from shellfree.search.decode import (
     to_text,
 )
 from shellfree.search.line_buffer import (
+    BOM_SNIFF,
     FILL,
     STDIN,
     STDIN_BUFFER,
@@ -990,7 +991,7 @@ def _reads(data: bytes, read_ends: tuple[int, ...], stdin: bool) -> Reads:
         # A UTF-8 mark, stripped from the stream: the sniff that read it left the rest of the
         # stdin buffer's first 8 KiB held. (A UTF-16 input's transcoder reads 8 KiB at a time
         # through the buffer or past it: its reads end where a file's do.)
-        return Reads(False, (), STDIN_BUFFER - 3)
+        return Reads(False, (), STDIN_BUFFER - BOM_SNIFF)
     return Reads(False, read_ends)
 
 
