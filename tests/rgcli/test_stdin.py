@@ -151,7 +151,8 @@ def test_stdin_lines_print_as_they_arrive(reference_rg, parts):
 
 
 @pytest.mark.parametrize("args", [[b"zzz"], [b"-c", b"zzz"], [b"-l", b"zzz"],
-                                  [b"-q", b"zzz"], [b"--files-without-match", b"alpha"]],
+                                  [b"-q", b"zzz"], [b"--files-without-match", b"alpha"],
+                                  [b"-m5", b"zzz"]],
                          ids=lambda args: " ".join(a.decode() for a in args))
 def test_stdin_is_searched_a_few_fills_at_a_time(monkeypatch, args):
     # A stream of 40 MB is never held whole: no search sees more than a batch of fills.
@@ -171,10 +172,13 @@ def test_stdin_is_searched_a_few_fills_at_a_time(monkeypatch, args):
     assert len(seen) > 5 and max(seen) <= stdin_stream._BATCH + stdin_stream.FILL
 
 
-@pytest.mark.parametrize("args", [["-q", "alpha"], ["-l", "alpha"]], ids=" ".join)
+@pytest.mark.parametrize("args", [["-q", "alpha"], ["-l", "alpha"], ["-m1", "-n", "alpha"],
+                                  ["-m1", "-c", "alpha"], ["-m1", "-v", "alpha"]],
+                         ids=" ".join)
 def test_stdin_search_stops_at_the_first_match_of_a_stream_still_open(reference_rg, args):
-    # rg -q and -l stop at the first match, also while the writer has more to come
-    # (`tail -f log | rg -q ERROR && alert`); shellfree read to the end first.
+    # rg -q and -l stop at the first match, and -m at its last line, also while the writer
+    # has more to come (`tail -f log | rg -q ERROR && alert`, `| rg -m1 ERROR`); shellfree
+    # read to the end first.
     import sys
 
     def first_match(argv: list[str]) -> tuple[bytes, int | None]:

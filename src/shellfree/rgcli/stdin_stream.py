@@ -7,9 +7,10 @@ fills. The whole-file search (searcher.search_bytes) needs every byte first: ove
 that never ends it would print nothing, and a 5 GB stream would cost 5 GB. Where each
 line's output depends on that line alone (the standard printer with no context, no
 --heading), or only a summary is printed (-c, --count-matches, -l, --files-without-match,
--q), and there is no -m, multi-line pattern or ``\\A``/``\\z``, this module reads as rg
-reads and searches each run of whole lines as soon as it is read, with the line numbers
-and offsets of the lines before it.
+-q), and there is no multi-line pattern or ``\\A``/``\\z``, this module reads as rg reads
+and searches each run of whole lines as soon as it is read, with the line numbers and
+offsets of the lines before it; with -m it stops reading where rg stops (``tail -f log |
+rg -m1 ERROR`` returns at the first match).
 
 Binary data is where the fills show: rg checks each fill's new bytes for a NUL, and once one
 is seen its standard printer refuses the next line it is handed, printing the notice at the
@@ -41,8 +42,13 @@ def streamable(command, args) -> bool:
     """Whether *command*'s search of standard input may go a fill at a time: output lines
     that each stand alone, or only a summary (a count, the name, the exit status)."""
     config, matcher = command.config, command.matcher
-    if (command.json is not None or config.max_count is not None or matcher.can_match_newline
+    if (command.json is not None or matcher.can_match_newline
             or getattr(matcher, "whole_text", False) or getattr(matcher, "text_anchors", False)):
+        return False
+    # -m counts selected lines across the batches; not where context lines move the count
+    # (-c keeps -A's lines under -m: searcher) or where -v counts one line per fill (-l, -q).
+    if config.max_count is not None and (config.before_context or config.after_context
+                                         or config.first_per_fill):
         return False
     if command.mode != "standard" or args.quiet:
         return True
@@ -182,16 +188,19 @@ class _LineBuffer:
 
 def _print_lines(command, config, lines: _LineBuffer, check_nul: bool) -> None:
     """The standard printer's lines, a batch of fills at a time; at the first NUL, what rg
-    prints once it has seen binary data (_after_binary)."""
+    prints once it has seen binary data (_after_binary). With -m, reading ends at the fill
+    that holds the last line it allows, so a NUL past it is never seen."""
     shown = b"<stdin>"
+    place = _Place(config.max_count)
     batch: list[bytes] = []  # whole lines read and not yet searched
     batched = 0
-    offset = line_count = 0  # of the batch's first byte
-    while True:
+    while place.left != 0:
         fresh, whole, _ = lines.fill(False)
         nul = fresh.find(b"\0") if check_nul else -1
         if nul >= 0:
-            _search_batch(command, config, shown, batch, offset, line_count)
+            _search_batch(command, config, shown, batch, place)
+            if place.left == 0:
+                break
             at = lines.offset + len(lines.pending) - len(fresh) + nul
             _after_binary(command, config, shown, lines, whole, at)
             return
@@ -200,28 +209,38 @@ def _print_lines(command, config, lines: _LineBuffer, check_nul: bool) -> None:
             batched += len(whole)
         if lines.eof or lines.reads.waited or batched >= _BATCH:
             # Print what was read before a read that may wait for the writer.
-            offset, line_count = _search_batch(command, config, shown, batch, offset,
-                                               line_count)
+            _search_batch(command, config, shown, batch, place)
             batched = 0
         if lines.eof:
-            command.emit(_outcome(searched=True))
-            return
+            break
+    command.emit(_outcome(searched=True))
 
 
-def _search_batch(command, config, shown: bytes, batch: list[bytes], offset: int,
-                  line_count: int) -> tuple[int, int]:
-    """Search and emit the whole lines in *batch* (emptied), which start at stream *offset*
-    after *line_count* lines; returns the offset and line count after them."""
+class _Place:
+    """Where the next batch starts in the stream (offset, lines before it) and how many
+    lines -m still allows (None: no limit)."""
+
+    def __init__(self, left: int | None) -> None:
+        self.offset = 0
+        self.line_count = 0
+        self.left = left
+
+
+def _search_batch(command, config, shown: bytes, batch: list[bytes], place: _Place) -> None:
+    """Search and emit the whole lines in *batch* (emptied), which start at *place*; move
+    *place* past them."""
     if not batch:
-        return offset, line_count
+        return
     data = b"".join(batch)
     batch.clear()
+    if place.left is not None:
+        config = replace(config, max_count=place.left)
     result = search_bytes(data, command.matcher, config)
     if result.lines:
         for line in result.lines:
             if line is not None:
-                line.number += line_count
-                line.offset += offset
+                line.number += place.line_count
+                line.offset += place.offset
         chunk = command.standard.print_file(shown, result)
         command.emit(_outcome(searched=True, matched=command.standard.last_matched,
                               chunk=chunk))
@@ -229,7 +248,10 @@ def _search_batch(command, config, shown: bytes, batch: list[bytes], offset: int
             # A stream's lines are out before the next read waits for more (rg: under
             # --line-buffered, or to a terminal; shellfree into a pipe as well).
             command.out.stdout.flush()
-    return offset + len(data), line_count + data.count(b"\n")
+    place.offset += len(data)
+    place.line_count += data.count(b"\n")
+    if place.left is not None:
+        place.left -= result.matched_lines
 
 
 def _after_binary(command, config, shown: bytes, lines: _LineBuffer, whole: bytes,
@@ -257,19 +279,24 @@ def _summarise(command, config, lines: _LineBuffer, convert: bool) -> None:
     counts the matches past binary data too, its NULs turned into line terminators; -l and
     -q stop at the first match."""
     plain = replace(config, binary=BINARY_NONE)
+    left = config.max_count  # -m: the lines it still allows
     total = FileResult()
     batch: list[bytes] = []
     batched = 0
-    while not lines.eof:
+    while not lines.eof and left != 0:
         _, whole, _ = lines.fill(convert)
         batch.append(whole)
         batched += len(whole)
         if lines.eof or lines.reads.waited or batched >= _BATCH:
+            if left is not None:
+                plain = replace(plain, max_count=left)
             result = search_bytes(b"".join(batch), command.matcher, plain)
             batch.clear()
             batched = 0
             total.matched_lines += result.matched_lines
             total.matches += result.matches
+            if left is not None:
+                left -= result.matched_lines
             if plain.stop_at_first and total.has_match:
                 break
     if command.mode == "files_without_match":
