@@ -81,7 +81,8 @@ class RgArgs(Record, mutable=True):
     line_number: bool | None = None  # -n / -N; None = off when piped
     with_filename: bool | None = None  # -H / -I; None = rg's rule
     heading: bool | None = None
-    column: bool = False
+    column: bool | None = None  # --column / --no-column; None = on under --vimgrep
+    vimgrep: bool = False  # one line per match: path, line, column (see parse_args)
     byte_offset: bool = False
     before_context: int | None = None
     after_context: int | None = None
@@ -297,6 +298,7 @@ _SWITCHES: dict[str, _Switch] = {
     "--no-heading": lambda a: setattr(a, "heading", False),
     "--column": lambda a: setattr(a, "column", True),
     "--no-column": lambda a: setattr(a, "column", False),
+    "--vimgrep": lambda a: setattr(a, "vimgrep", True),
     "--byte-offset": lambda a: setattr(a, "byte_offset", True),
     "-b": lambda a: setattr(a, "byte_offset", True),
     "--no-byte-offset": lambda a: setattr(a, "byte_offset", False),
@@ -437,6 +439,12 @@ def parse_args(argv: list[bytes]) -> RgArgs:
                 break
             else:
                 raise UsageError(f"unrecognized flag {flag}")
+    if args.column is None:
+        args.column = args.vimgrep
+    if args.vimgrep:
+        # rg: --vimgrep turns on line numbers, columns and paths unless -N, --no-column or
+        # -I say otherwise, wherever they stand, and --heading off in every case.
+        args.heading = False
     return args
 
 

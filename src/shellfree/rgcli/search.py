@@ -248,10 +248,13 @@ class _Search:
                 after = 0
         one_file = is_one_file(paths, out) or use_stdin
         options = PrintOptions(
-            with_filename=args.with_filename if args.with_filename is not None else not one_file,
+            with_filename=(args.with_filename if args.with_filename is not None
+                           else args.vimgrep or not one_file),
             heading=bool(args.heading),
-            line_number=args.line_number if args.line_number is not None else args.column,
+            line_number=(args.line_number if args.line_number is not None
+                         else args.column or args.vimgrep),
             column=args.column,
+            per_match=args.vimgrep,
             byte_offset=args.byte_offset,
             only_matching=args.only_matching,
             max_columns=args.max_columns,
@@ -301,7 +304,8 @@ class _Search:
             max_count=args.max_count,
             before_context=before,
             after_context=after,
-            submatches=args.only_matching or args.column or self.mode in ("count_matches", "json"),
+            submatches=(args.only_matching or args.column or args.vimgrep
+                        or self.mode in ("count_matches", "json")),
             # rg --json -q still reads every file for its summary's statistics. Under -v the
             # line searcher goes on past the first selected line (it leaves its inverted scan
             # of a buffer without stopping the search), the multi-line one does not: a walked

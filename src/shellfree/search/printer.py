@@ -41,6 +41,9 @@ class PrintOptions(Record):
     multiline: bool = False
     # -v: the printed lines hold no match, so no per-match detail exists for them.
     invert: bool = False
+    # --vimgrep: a line is printed once per match it holds, each time with that match's
+    # column and byte offset.
+    per_match: bool = False
 
 
 def _display_path(path: bytes, options: PrintOptions) -> bytes:
@@ -157,11 +160,12 @@ class StandardPrinter:
         # which it does on piped output only for --column (and -o, handled per match): for
         # the lines with matches, which under -v are the context lines (`rg -v --column -B1
         # -M10 it` on "  kittenhome\nx": "1-4-[Omitted long line with 1 matches]").
-        self._per_match = options.column
+        # --vimgrep, which finds every match to print a line once for each, words them so too.
+        self._per_match = options.column or options.per_match
         self._terminator = b"\r\n" if options.crlf else b"\n"
         # Lines that need neither a column, a byte offset nor a --max-columns stand-in are
         # printed by a short path in print_file (most searches print only such lines).
-        self._plain = not (options.column or options.byte_offset)
+        self._plain = not (options.column or options.byte_offset or options.per_match)
         #: Whether the last printed file counted as matching (see print_file).
         self.last_matched = False
         #: Whether the last printed file's output began with a line (not a binary notice).
@@ -244,6 +248,8 @@ class StandardPrinter:
             # lines the regex matches carry spans.
             if opts.only_matching and line.spans and (line.kind == "match" or opts.invert):
                 self._only_matching(out, prefix_path, line)
+            elif opts.per_match and line.spans and (line.kind == "match" or opts.invert):
+                self._each_match(out, prefix_path, line)
             elif (
                 plain
                 and (not max_columns or len(line.text) <= max_columns)
@@ -323,6 +329,60 @@ class StandardPrinter:
             else:
                 out.append(text if text.endswith(b"\n") else text + self._terminator)
             start += len(text)
+
+    def _each_match(self, out: list[bytes], path: bytes | None, line: Line) -> None:
+        """--vimgrep: the line once per match, each with the match's column and offset.
+        Under -U a block of matching lines goes by its lines; a -v context line, which rg
+        hands to its printer alone, is one line as without -U."""
+        if self.options.multiline and line.kind == "match":
+            self._each_match_in_block(out, path, line)
+            return
+        text = line.text
+        long = bool(self.options.max_columns) and len(text) > self.options.max_columns
+        for start, _ in line.spans:
+            column = start + 1 if self.options.column else None
+            self._prelude(out, path, line, column, line.offset + start, line.number)
+            if long:
+                out.append(self._omitted(line, text) + self._terminator)
+            else:
+                out.append(text if text.endswith(b"\n") else text + self._terminator)
+
+    def _each_match_in_block(self, out: list[bytes], path: bytes | None, line: Line) -> None:
+        """--vimgrep under -U: each match prints the first line of the block it overlaps, with
+        the offset of that line and the column of the match in it (1 if it began on a line
+        before). An empty match at a line's start overlaps no line and prints nothing
+        (`rg -U --vimgrep '^'` prints nothing), one at its end does (`$`: the line).
+
+        rg measures and prints such a line without its terminator, then ends it as it ends
+        every line ("\\r\\n" under --crlf): "abc\\n" is not too long for -M3 here, as it is
+        elsewhere. A line too long is replaced by its stand-in and the match goes on to the
+        next line it overlaps; a preview counts only the match itself, if it starts past the
+        cut and before the line's end."""
+        opts = self.options
+        pieces = _split_lines(line.text)
+        for start, end in line.spans:
+            begin = 0
+            for number, piece in enumerate(pieces, line.number):
+                stop = begin + len(piece)
+                if stop <= start:
+                    begin = stop
+                    continue
+                if begin >= end:
+                    break
+                column = max(start - begin, 0) + 1 if opts.column else None
+                self._prelude(out, path, line, column, line.offset + begin, number)
+                content = self._content(piece)
+                if not (opts.max_columns and len(content) > opts.max_columns):
+                    out.append(content + self._terminator)
+                    break
+                if opts.max_columns_preview:
+                    cut = first_graphemes(content, opts.max_columns)
+                    more = 1 if begin + len(cut) <= start < begin + len(content) else 0
+                    noun = b"match" if more == 1 else b"matches"
+                    out.append(cut + b" [... %d more %s]" % (more, noun) + self._terminator)
+                else:
+                    out.append(self._omitted(line, piece) + self._terminator)
+                begin = stop
 
     def _content(self, text: bytes) -> bytes:
         """*text* without its line terminator, which under --crlf includes a "\r" before the
