@@ -83,6 +83,7 @@ class RgArgs(Record, mutable=True):
     heading: bool | None = None
     column: bool | None = None  # --column / --no-column; None = on under --vimgrep
     vimgrep: bool = False  # one line per match: path, line, column (see parse_args)
+    replace: bytes | None = None  # -r: the template, taken as given (search/replace.py)
     byte_offset: bool = False
     before_context: int | None = None
     after_context: int | None = None
@@ -337,6 +338,8 @@ _VALUES: dict[str, _Value] = {
     "--context": lambda a, f, v: setattr(a, "context", _nonneg(f, v)),
     "-C": lambda a, f, v: setattr(a, "context", _nonneg(f, v)),
     "--context-separator": lambda a, f, v: setattr(a, "context_separator", _unescape(v)),
+    "--replace": lambda a, f, v: setattr(a, "replace", v),
+    "-r": lambda a, f, v: setattr(a, "replace", v),
     "--max-columns": lambda a, f, v: setattr(a, "max_columns", _nonneg(f, v) or None),
     "-M": lambda a, f, v: setattr(a, "max_columns", _nonneg(f, v) or None),
 }

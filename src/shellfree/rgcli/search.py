@@ -162,6 +162,12 @@ def _compile(args: RgArgs, patterns: list[str]):
     )
 
 
+def _replacement(template: bytes, matcher):
+    from shellfree.search.replace import Replacement  # loaded only for -r
+
+    return Replacement(template, matcher)
+
+
 def _stdout_identity(stream: BinaryIO) -> tuple[int, int] | None:
     """(device, inode) of stdout when it is a regular file: rg never searches the file its
     own output goes to (``rg foo >> out.txt`` inside the tree)."""
@@ -255,6 +261,7 @@ class _Search:
                          else args.column or args.vimgrep),
             column=args.column,
             per_match=args.vimgrep,
+            replace=None if args.replace is None else _replacement(args.replace, matcher),
             byte_offset=args.byte_offset,
             only_matching=args.only_matching,
             max_columns=args.max_columns,
@@ -280,7 +287,8 @@ class _Search:
 
             # rg turns line numbers on for JSON unless -N was given.
             self.json = JsonPrinter(
-                line_number=args.line_number is not False, quiet=args.quiet, invert=args.invert
+                line_number=args.line_number is not False, quiet=args.quiet, invert=args.invert,
+                replace=options.replace, crlf=args.crlf, multiline=multiline,
             )
         else:
             self.summary = SummaryPrinter(self.mode, options)
@@ -305,7 +313,7 @@ class _Search:
             before_context=before,
             after_context=after,
             submatches=(args.only_matching or args.column or args.vimgrep
-                        or self.mode in ("count_matches", "json")),
+                        or args.replace is not None or self.mode in ("count_matches", "json")),
             # rg --json -q still reads every file for its summary's statistics. Under -v the
             # line searcher goes on past the first selected line (it leaves its inverted scan
             # of a buffer without stopping the search), the multi-line one does not: a walked

@@ -13,6 +13,10 @@ import json
 from shellfree._record import Record
 from shellfree.search.searcher import FileResult
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
+if TYPE_CHECKING:
+    from shellfree.search.replace import Replacement
+
 __all__ = ["JsonStats", "JsonPrinter"]
 
 
@@ -60,10 +64,16 @@ class JsonPrinter:
     ``rg --json`` 1 (measured).
     """
 
-    def __init__(self, line_number: bool = True, quiet: bool = False, invert: bool = False) -> None:
+    def __init__(self, line_number: bool = True, quiet: bool = False, invert: bool = False,
+                 replace: "Replacement | None" = None, crlf: bool = False,
+                 multiline: bool = False) -> None:
         self.line_number = line_number
         self.quiet = quiet
         self.invert = invert
+        # -r: each submatch also gives its replacement (the lines stay as they are).
+        self.replace = replace
+        self.crlf = crlf
+        self.multiline = multiline
         self.stats = JsonStats()
         self.last_matched = False  # whether the last file printed counts as matching
 
@@ -111,9 +121,19 @@ class JsonPrinter:
         for line in lines:
             if line is None:
                 continue
-            submatches = [
-                {"match": _data(line.text[s:e]), "start": s, "end": e} for s, e in line.spans
-            ]
+            if self.replace is not None and line.spans:
+                whole = self.multiline and line.kind == "match"
+                submatches = [
+                    {"match": _data(line.text[s:e]), "replacement": _data(piece),
+                     "start": s, "end": e}
+                    for (s, e), piece in zip(line.spans,
+                                             self.replace.pieces(line, self.crlf, whole))
+                ]
+            else:
+                submatches = [
+                    {"match": _data(line.text[s:e]), "start": s, "end": e}
+                    for s, e in line.spans
+                ]
             if line.kind == "match":
                 matched_lines += _line_count(line.text)
                 matches += len(submatches)

@@ -127,6 +127,10 @@ class CompiledPattern(Record):
     # Line mode, a pattern of literals and repeated classes around its one required literal:
     # the bytes around an occurrence that prove a match without the regex (see sure_window).
     sure_window: Optional[SureWindow] = None
+    # -r: the pattern with rg's capture groups as named groups g1, g2, ... (see
+    # Translation.capture_source), compiled on first use, and rg's group names -> numbers.
+    capture_regex: Optional["regex.Pattern[str]"] = None
+    group_names: Optional[dict] = None
 
     @property
     def source(self) -> str:
@@ -394,5 +398,7 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
                            or tr.can_match_newline
                            else required_run(tr.hir, tr.required_literals),
                            sure_window=None if tr.exact_literals or tr.can_match_newline
-                           else sure_window(tr.hir, tr.required_literals))
+                           else sure_window(tr.hir, tr.required_literals),
+                           capture_regex=LazyRegex(tr.capture_source),
+                           group_names=tr.group_names())
 

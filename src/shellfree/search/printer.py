@@ -15,6 +15,10 @@ import re
 from shellfree._record import Record
 from shellfree.search.searcher import FileResult, Line
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
+if TYPE_CHECKING:
+    from shellfree.search.replace import Replacement
+
 __all__ = ["PrintOptions", "StandardPrinter", "SummaryPrinter"]
 
 
@@ -44,6 +48,8 @@ class PrintOptions(Record):
     # --vimgrep: a line is printed once per match it holds, each time with that match's
     # column and byte offset.
     per_match: bool = False
+    # -r: the lines with matches are printed with them replaced (search/replace.py).
+    replace: "Replacement | None" = None
 
 
 def _display_path(path: bytes, options: PrintOptions) -> bytes:
@@ -160,12 +166,14 @@ class StandardPrinter:
         # which it does on piped output only for --column (and -o, handled per match): for
         # the lines with matches, which under -v are the context lines (`rg -v --column -B1
         # -M10 it` on "  kittenhome\nx": "1-4-[Omitted long line with 1 matches]").
-        # --vimgrep, which finds every match to print a line once for each, words them so too.
-        self._per_match = options.column or options.per_match
+        # So does a search that finds every match to print a line once for each (--vimgrep)
+        # or to replace them (-r).
+        self._per_match = options.column or options.per_match or options.replace is not None
         self._terminator = b"\r\n" if options.crlf else b"\n"
         # Lines that need neither a column, a byte offset nor a --max-columns stand-in are
         # printed by a short path in print_file (most searches print only such lines).
-        self._plain = not (options.column or options.byte_offset or options.per_match)
+        self._plain = not (options.column or options.byte_offset or options.per_match
+                           or options.replace is not None)
         #: Whether the last printed file counted as matching (see print_file).
         self.last_matched = False
         #: Whether the last printed file's output began with a line (not a binary notice).
@@ -210,6 +218,7 @@ class StandardPrinter:
         matched = False
         wrote_line = False
         plain = self._plain
+        replace = opts.replace
         # Lines longer than --max-columns take the long path (its omission texts).
         max_columns = opts.max_columns or 0
         # Only -U reports blocks of several lines as one Line.
@@ -243,6 +252,10 @@ class StandardPrinter:
             if heading is not None:
                 out.append(heading)
                 heading = None
+            if replace is not None and line.spans and (line.kind == "match" or opts.invert):
+                # rg replaces the matches of the lines it finds matches in: the matching
+                # lines, and under -v the context lines. A -U block is replaced whole.
+                line = replace.line(line, opts.crlf, opts.multiline and line.kind == "match")
             # -o prints the lines that hold matches as their matches only: the matching lines,
             # or under -v the context lines (they are the ones the regex matches). Under -v only
             # lines the regex matches carry spans.
@@ -315,7 +328,9 @@ class StandardPrinter:
             column = (line.spans[0][0] + 1) if line.spans else None
         # rg prints a multi-line match whose matches it tracks (--column) line by line, each
         # without its terminator and then its own: under --crlf a bare "\n" becomes "\r\n".
-        retermed = opts.crlf and opts.multiline and column is not None and line.kind == "match"
+        # So does -r, which tracks them too.
+        retermed = (opts.crlf and opts.multiline and line.kind == "match"
+                    and (column is not None or (opts.replace is not None and bool(line.spans))))
         start = 0
         pieces = _split_lines(line.text)
         for number, text in enumerate(pieces, line.number):
@@ -412,7 +427,9 @@ class StandardPrinter:
             cut = self._content(whole_cut)
             if per_match:
                 if window is None:
-                    remaining = sum(1 for s, _ in line.spans if s >= len(whole_cut))
+                    # Before the line's end: an empty replacement of a block's last "\n"
+                    # (-U -r '') leaves an empty span there, which rg does not count.
+                    remaining = sum(1 for s, _ in line.spans if len(whole_cut) <= s < len(text))
                 else:
                     first, stop = window[0] + len(whole_cut), window[1]
                     remaining = sum(1 for s, _ in line.spans if first <= s < stop)

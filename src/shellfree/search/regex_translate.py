@@ -117,6 +117,17 @@ class Translation(Record):
         """
         return "(?-f)" + _Emitter(self.crlf_line_mode).emit(self.hir)
 
+    def capture_source(self) -> str:
+        """:meth:`source` with rg's capture groups, for -r: group *n* is the named group
+        ``g<n>``, so a group rg numbers but the translation dropped (``(a){0}``) is simply
+        absent, as it never takes part in a match. Emitted on demand."""
+        return "(?-f)" + _Emitter(self.crlf_line_mode, capturing=True).emit(self.hir)
+
+    def group_names(self) -> dict:
+        """rg's group names and their numbers (see :meth:`capture_source`)."""
+        return {node.name: node.index for node in _walk(self.hir)
+                if isinstance(node, HCap) and node.name}
+
     def text_end_source(self) -> str:
         """Line mode under --crlf: the pattern for a text whose end is its haystack's end even
         after a ``\\r``, where :meth:`source` takes the end of a line's text as followed by its
@@ -164,6 +175,10 @@ class HRep(Record):
 
 class HCap(Record):
     sub: object
+    # rg's number and name of the group, kept for -r's capture references (the searching
+    # regex emits every group as non-capturing).
+    index: int = 0
+    name: str = ""
 
 
 class HConcat(Record):
@@ -237,6 +252,7 @@ class _Builder:
     def __init__(self, opts: TranslateOptions) -> None:
         self.flags = {"i": opts.case_insensitive, "m": True, "s": opts.dotall, "U": False,
                       "R": opts.crlf, "u": opts.unicode, "x": False}
+        self.groups = 0  # capture groups numbered so far, in the order of their "("
 
     def apply(self, items) -> None:
         on = True
@@ -263,9 +279,13 @@ class _Builder:
         if isinstance(node, S.Group):
             saved = dict(self.flags)
             self.apply(node.flags)
+            index = 0
+            if node.kind != "noncapture":
+                self.groups += 1
+                index = self.groups
             inner = self.build(node.ast)
             self.flags = saved
-            return inner if node.kind == "noncapture" else HCap(inner)
+            return inner if node.kind == "noncapture" else HCap(inner, index, node.name)
         if isinstance(node, S.Repetition):
             sub = self.build(node.ast)
             return _rep(node.min, node.max, node.greedy != self.flags["U"], sub)
@@ -396,7 +416,7 @@ def _strip(h, cps: tuple):
     if isinstance(h, HRep):
         return HRep(h.min, h.max, h.greedy, _strip(h.sub, cps))
     if isinstance(h, HCap):
-        return HCap(_strip(h.sub, cps))
+        return HCap(_strip(h.sub, cps), h.index, h.name)
     if isinstance(h, HConcat):
         return HConcat(tuple(_strip(i, cps) for i in h.items))
     if isinstance(h, HAlt):
@@ -430,11 +450,14 @@ _LINE_ANCHORS = frozenset(("start_line", "end_line", "start_line_crlf", "end_lin
 
 
 class _Emitter:
-    def __init__(self, line_mode: bool, slice_start: bool = False) -> None:
+    def __init__(self, line_mode: bool, slice_start: bool = False,
+                 capturing: bool = False) -> None:
         self.word = {}
         self.line_mode = line_mode
         # The search position (\G) is the haystack's start: nothing lies before it.
         self.slice_start = slice_start
+        # Groups as named groups g1, g2, ... after rg's numbers (see Translation.capture_source).
+        self.capturing = capturing
 
     def word_class(self, unicode: bool) -> str:
         if unicode not in self.word:
@@ -562,6 +585,8 @@ class _Emitter:
         if isinstance(h, HLook):
             return self.look(h)
         if isinstance(h, HCap):
+            if self.capturing:
+                return "(?P<g%d>" % h.index + self.emit(h.sub) + ")"
             return "(?:" + self.emit(h.sub) + ")"
         if isinstance(h, HConcat):
             return self.concat(h.items)
