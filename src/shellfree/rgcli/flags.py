@@ -84,6 +84,7 @@ class RgArgs(Record, mutable=True):
     column: bool | None = None  # --column / --no-column; None = on under --vimgrep
     vimgrep: bool = False  # one line per match: path, line, column (see parse_args)
     replace: bytes | None = None  # -r: the template, taken as given (search/replace.py)
+    trim: bool = False  # --trim / --no-trim
     byte_offset: bool = False
     before_context: int | None = None
     after_context: int | None = None
@@ -300,6 +301,8 @@ _SWITCHES: dict[str, _Switch] = {
     "--column": lambda a: setattr(a, "column", True),
     "--no-column": lambda a: setattr(a, "column", False),
     "--vimgrep": lambda a: setattr(a, "vimgrep", True),
+    "--trim": lambda a: setattr(a, "trim", True),
+    "--no-trim": lambda a: setattr(a, "trim", False),
     "--byte-offset": lambda a: setattr(a, "byte_offset", True),
     "-b": lambda a: setattr(a, "byte_offset", True),
     "--no-byte-offset": lambda a: setattr(a, "byte_offset", False),

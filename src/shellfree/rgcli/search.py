@@ -261,6 +261,7 @@ class _Search:
                          else args.column or args.vimgrep),
             column=args.column,
             per_match=args.vimgrep,
+            trim=args.trim,
             replace=None if args.replace is None else _replacement(args.replace, matcher),
             byte_offset=args.byte_offset,
             only_matching=args.only_matching,

@@ -50,6 +50,8 @@ class PrintOptions(Record):
     per_match: bool = False
     # -r: the lines with matches are printed with them replaced (search/replace.py).
     replace: "Replacement | None" = None
+    # --trim: printed lines (and -o's matches) lose their leading ASCII whitespace.
+    trim: bool = False
 
 
 def _display_path(path: bytes, options: PrintOptions) -> bytes:
@@ -173,7 +175,12 @@ class StandardPrinter:
         # Lines that need neither a column, a byte offset nor a --max-columns stand-in are
         # printed by a short path in print_file (most searches print only such lines).
         self._plain = not (options.column or options.byte_offset or options.per_match
-                           or options.replace is not None)
+                           or options.replace is not None or options.trim)
+        # --trim: rg's ASCII whitespace, but never a byte of the line terminator ("\r" is
+        # one under --crlf), so a blank line prints as an empty one.
+        self._trimmed = None
+        if options.trim:
+            self._trimmed = b" \t\x0b\x0c" if options.crlf else b" \t\x0b\x0c\r"
         #: Whether the last printed file counted as matching (see print_file).
         self.last_matched = False
         #: Whether the last printed file's output began with a line (not a binary notice).
@@ -333,17 +340,21 @@ class StandardPrinter:
                     and (column is not None or (opts.replace is not None and bool(line.spans))))
         start = 0
         pieces = _split_lines(line.text)
-        for number, text in enumerate(pieces, line.number):
+        for number, whole in enumerate(pieces, line.number):
             self._prelude(out, path, line, column, line.offset + start, number)
+            text = whole if self._trimmed is None else whole.lstrip(self._trimmed)
             if opts.max_columns and len(text) > opts.max_columns:
-                # A line of a multi-line block counts only its own matches in a preview.
-                window = (start, start + len(text)) if len(pieces) > 1 else None
+                # A line of a multi-line block counts only its own matches in a preview,
+                # from where --trim let it start.
+                lead = len(whole) - len(text)
+                window = ((start + lead, start + len(whole))
+                          if len(pieces) > 1 or (lead and opts.multiline) else None)
                 out.append(self._omitted(line, text, window) + self._terminator)
             elif retermed and text.endswith(b"\n"):
                 out.append(text[: -2 if text.endswith(b"\r\n") else -1] + b"\r\n")
             else:
                 out.append(text if text.endswith(b"\n") else text + self._terminator)
-            start += len(text)
+            start += len(whole)
 
     def _each_match(self, out: list[bytes], path: bytes | None, line: Line) -> None:
         """--vimgrep: the line once per match, each with the match's column and offset.
@@ -352,7 +363,7 @@ class StandardPrinter:
         if self.options.multiline and line.kind == "match":
             self._each_match_in_block(out, path, line)
             return
-        text = line.text
+        text = line.text if self._trimmed is None else line.text.lstrip(self._trimmed)
         long = bool(self.options.max_columns) and len(text) > self.options.max_columns
         for start, _ in line.spans:
             column = start + 1 if self.options.column else None
@@ -387,12 +398,18 @@ class StandardPrinter:
                 column = max(start - begin, 0) + 1 if opts.column else None
                 self._prelude(out, path, line, column, line.offset + begin, number)
                 content = self._content(piece)
+                lead = 0
+                if self._trimmed is not None:
+                    trimmed = content.lstrip(self._trimmed)
+                    lead = len(content) - len(trimmed)
+                    content = trimmed
                 if not (opts.max_columns and len(content) > opts.max_columns):
                     out.append(content + self._terminator)
                     break
                 if opts.max_columns_preview:
                     cut = first_graphemes(content, opts.max_columns)
-                    more = 1 if begin + len(cut) <= start < begin + len(content) else 0
+                    first = begin + lead  # where the line starts, after --trim
+                    more = 1 if first + len(cut) <= start < first + len(content) else 0
                     noun = b"match" if more == 1 else b"matches"
                     out.append(cut + b" [... %d more %s]" % (more, noun) + self._terminator)
                 else:
@@ -474,6 +491,11 @@ class StandardPrinter:
                     pieces = [p[:-1] if p.endswith(b"\r") and (i < last or at_line_end) else p
                               for i, p in enumerate(pieces)]
             spans_lines = len(pieces) > 1
+            if self._trimmed is not None and opts.multiline and line.kind != "context":
+                # -U --trim: rg trims each line of the block and prints what of the match
+                # lies in what is left; a piece left empty prints nothing.
+                pieces = self._trimmed_pieces(text, start, pieces)
+                spans_lines = True
             # rg gives every piece the match's own byte offset, and a column counted from the
             # start of the block it was handed, not of the match's line: under -U the matches
             # on consecutive lines form one block, so `rg -U -o --column 'b\n|d'` on
@@ -484,6 +506,10 @@ class StandardPrinter:
                     # A match prints its non-empty line pieces (rg prints nothing for the bare
                     # line ends of `\n\n`, or a "\r" cut off above); a lone empty match does.
                     continue
+                if self._trimmed is not None and not spans_lines:
+                    # A line's own match is trimmed itself: one of whitespace alone still
+                    # prints its (empty) line.
+                    piece = piece.lstrip(self._trimmed)
                 self._prelude(out, path, line, column, line.offset + start, number)
                 if opts.max_columns and len(piece) > opts.max_columns:
                     if opts.max_columns_preview:
@@ -504,6 +530,20 @@ class StandardPrinter:
                         out.append(_omitted_by_kind(line.kind) + self._terminator)
                 else:
                     out.append(piece + ending)
+
+    def _trimmed_pieces(self, text: bytes, start: int, pieces: list[bytes]) -> list[bytes]:
+        """The *pieces* of a -U match at *start* in the block *text*, one per line, each
+        without what of it lies in its line's leading whitespace."""
+        out = []
+        at = start
+        for piece in pieces:
+            line_start = text.rfind(b"\n", 0, at) + 1
+            line_end = text.find(b"\n", at)
+            line = text[line_start : len(text) if line_end < 0 else line_end]
+            content_start = line_start + len(line) - len(line.lstrip(self._trimmed))
+            out.append(piece[max(0, content_start - at):])
+            at = line_end + 1 if line_end >= 0 else len(text)  # the next piece's line
+        return out
 
 
 def _omitted_by_kind(kind: str) -> bytes:
