@@ -90,6 +90,8 @@ class RgArgs(Record, mutable=True):
     after_context: int | None = None
     context: int | None = None
     context_separator: bytes | None = b"--"
+    field_match_separator: bytes = b":"
+    field_context_separator: bytes = b"-"
     max_columns: int | None = None
     max_columns_preview: bool = False
     include_zero: bool = False
@@ -341,6 +343,10 @@ _VALUES: dict[str, _Value] = {
     "--context": lambda a, f, v: setattr(a, "context", _nonneg(f, v)),
     "-C": lambda a, f, v: setattr(a, "context", _nonneg(f, v)),
     "--context-separator": lambda a, f, v: setattr(a, "context_separator", _unescape(v)),
+    "--field-match-separator":
+        lambda a, f, v: setattr(a, "field_match_separator", _unescape(v)),
+    "--field-context-separator":
+        lambda a, f, v: setattr(a, "field_context_separator", _unescape(v)),
     "--replace": lambda a, f, v: setattr(a, "replace", v),
     "-r": lambda a, f, v: setattr(a, "replace", v),
     "--max-columns": lambda a, f, v: setattr(a, "max_columns", _nonneg(f, v) or None),

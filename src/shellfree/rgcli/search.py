@@ -262,6 +262,8 @@ class _Search:
             column=args.column,
             per_match=args.vimgrep,
             trim=args.trim,
+            field_match=args.field_match_separator,
+            field_context=args.field_context_separator,
             replace=None if args.replace is None else _replacement(args.replace, matcher),
             byte_offset=args.byte_offset,
             only_matching=args.only_matching,

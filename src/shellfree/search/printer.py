@@ -52,6 +52,10 @@ class PrintOptions(Record):
     replace: "Replacement | None" = None
     # --trim: printed lines (and -o's matches) lose their leading ASCII whitespace.
     trim: bool = False
+    # --field-match-separator / --field-context-separator: what follows the path, line
+    # number, column and offset of a matching line and of a context line.
+    field_match: bytes = b":"
+    field_context: bytes = b"-"
 
 
 def _display_path(path: bytes, options: PrintOptions) -> bytes:
@@ -193,7 +197,7 @@ class StandardPrinter:
         opts = self.options
         if not self._plain or opts.only_matching or opts.heading or opts.context:
             return None
-        if opts.crlf or opts.multiline or opts.invert:
+        if opts.crlf or opts.multiline or opts.invert or opts.field_match != b":":
             return None
         if not opts.with_filename:
             return b""
@@ -238,7 +242,10 @@ class StandardPrinter:
             elif opts.null:
                 match_lead = context_lead = prefix_path + b"\0"
             else:
-                match_lead, context_lead = prefix_path + b":", prefix_path + b"-"
+                match_lead = prefix_path + opts.field_match
+                context_lead = prefix_path + opts.field_context
+            match_number = b"%d" + opts.field_match.replace(b"%", b"%%")
+            context_number = b"%d" + opts.field_context.replace(b"%", b"%%")
         for index, line in enumerate(result.lines):
             if line is None:
                 if opts.context_separator is not None:
@@ -280,9 +287,10 @@ class StandardPrinter:
                 if text[-1:] != b"\n":
                     text += terminator
                 if line.kind == "match":
-                    lead = match_lead + b"%d:" % line.number if numbered else match_lead
+                    lead = match_lead + match_number % line.number if numbered else match_lead
                 else:
-                    lead = context_lead + b"%d-" % line.number if numbered else context_lead
+                    lead = (context_lead + context_number % line.number if numbered
+                            else context_lead)
                 out.append(lead + text)
             else:
                 self._line(out, prefix_path, line)
@@ -314,7 +322,7 @@ class StandardPrinter:
         number: int,
     ) -> None:
         opts = self.options
-        sep = b":" if line.kind == "match" else b"-"
+        sep = opts.field_match if line.kind == "match" else opts.field_context
         if path is not None:
             out.append(path + (b"\0" if opts.null else sep))
         if opts.line_number:
