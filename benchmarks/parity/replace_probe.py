@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from benchmarks.parity.side_by_side import probe, probe_main
+from benchmarks.parity.side_by_side import probe, probe_main, three_files
 
 WORDS = [b"a", b"b", b"ab", b"x", b"", b"zz", b"\xc3\xa9", b"ab" * 12, b"a\r", b"\xe2\x82\xac",
          b"foo", b"bar=1", b"key: value"]
@@ -41,12 +41,7 @@ TEMPLATES = ["[$0]", "$1", "${1}", "$2-$1", "$k=$v", "${k}", "$$", "$", "$1a", "
 
 def make_case(rnd: random.Random) -> tuple[dict, list[str]]:
     """One case: the files and the search's flags and targets."""
-    files = {}
-    for name in ("f", "g", "d/h"):
-        lines = [b" ".join(rnd.choice(WORDS) for _ in range(rnd.randint(0, 4)))
-                 for _ in range(rnd.randint(0, 6))]
-        newline = rnd.choice([b"\n", b"\n", b"\r\n"])
-        files[name] = newline.join(lines) + rnd.choice([b"", newline])
+    files = three_files(rnd, WORDS, 4)
     flags = [flag for group in GROUPS for flag in rnd.choice(group)]
     template = rnd.choice(TEMPLATES)
     replace = ["-r", template] if rnd.random() < 0.7 else [f"--replace={template}"]

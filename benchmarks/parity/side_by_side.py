@@ -43,6 +43,21 @@ def _compare(rg: str, argv: list[str], cwd: str, stderr: bool,
     return same, theirs.returncode == 101 and b"panicked at" in theirs.stderr
 
 
+def three_files(rnd: random.Random, words: list[bytes], most_words: int,
+                leads: list[bytes] | None = None) -> dict[str, bytes]:
+    """Files ``f``, ``g`` and ``d/h`` of up to six lines of up to *most_words* of *words*
+    (each line after one of *leads*), with "\\n" or "\\r\\n" line ends and the last line
+    terminated or not: the small tree the output-flag probes search."""
+    files = {}
+    for name in ("f", "g", "d/h"):
+        lines = [(rnd.choice(leads) if leads else b"")
+                 + b" ".join(rnd.choice(words) for _ in range(rnd.randint(0, most_words)))
+                 for _ in range(rnd.randint(0, 6))]
+        newline = rnd.choice([b"\n", b"\n", b"\r\n"])
+        files[name] = newline.join(lines) + rnd.choice([b"", newline])
+    return files
+
+
 def probe(rg: str, make_case: Callable[[random.Random], tuple[bytes | dict, list[str]]],
           seed: int, cases: int, *, name: str = "f",
           stderr: bool = False,

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from benchmarks.parity.side_by_side import probe, probe_main
+from benchmarks.parity.side_by_side import probe, probe_main, three_files
 
 LEADS = [b"", b" ", b"  ", b"\t", b" \t ", b"\x0b", b"\x0c", b"\r", b" \r ", b"\xc2\xa0"]
 WORDS = [b"a", b"b", b"ab", b"x", b"", b"zz", b"\xc3\xa9", b"ab" * 12, b"a\r", b"  a"]
@@ -39,12 +39,7 @@ PATTERNS = ["a", "b|zz", "^$", "x?", "ab", "b\\nx", "a\\n", "^\\s+a", "\\s", "$"
 
 def make_case(rnd: random.Random) -> tuple[dict, list[str]]:
     """One case: the files and the search's flags and targets."""
-    files = {}
-    for name in ("f", "g", "d/h"):
-        lines = [rnd.choice(LEADS) + b" ".join(rnd.choice(WORDS) for _ in range(rnd.randint(0, 3)))
-                 for _ in range(rnd.randint(0, 6))]
-        newline = rnd.choice([b"\n", b"\n", b"\r\n"])
-        files[name] = newline.join(lines) + rnd.choice([b"", newline])
+    files = three_files(rnd, WORDS, 3, LEADS)
     flags = [flag for group in GROUPS for flag in rnd.choice(group)]
     order = rnd.randrange(len(flags) + 1)  # --trim anywhere among the other flags
     flags[order:order] = ["--trim"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from benchmarks.parity.side_by_side import probe, probe_main
+from benchmarks.parity.side_by_side import probe, probe_main, three_files
 
 WORDS = [b"a", b"b", b"ab", b"x", b"", b"zz", b"\xc3\xa9", b"ab" * 12, b"a\r", b"\xe2\x82\xac"]
 GROUPS = [
@@ -39,12 +39,7 @@ PATTERNS = ["a", "b|zz", "^$", "x?", "zzz", "ab", "b\\nx", "a\\n", "(?s)a.b", "^
 
 def make_case(rnd: random.Random) -> tuple[dict, list[str]]:
     """One case: the files and the search's flags and targets."""
-    files = {}
-    for name in ("f", "g", "d/h"):
-        lines = [b" ".join(rnd.choice(WORDS) for _ in range(rnd.randint(0, 4)))
-                 for _ in range(rnd.randint(0, 6))]
-        newline = rnd.choice([b"\n", b"\n", b"\r\n"])
-        files[name] = newline.join(lines) + rnd.choice([b"", newline])
+    files = three_files(rnd, WORDS, 4)
     flags = [flag for group in GROUPS for flag in rnd.choice(group)]
     order = rnd.randrange(len(flags) + 1)  # --vimgrep anywhere among the other flags
     flags[order:order] = ["--vimgrep"]
