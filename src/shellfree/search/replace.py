@@ -118,11 +118,11 @@ class Replacement:
     def _groups_at(self, content: bytes, spans) -> list:
         """For each span, a lookup of its match's groups by number (0: the match)."""
         text = to_text(content)
-        starts = _char_starts(content, text)
+        char_at = _char_index(content, text)
         regex = self._matcher.capture_regex
         lookups = []
         for start, end in spans:
-            char = starts.get(start)
+            char = char_at(start)
             m = None if char is None else regex.match(text, char)
             if m is None or len(to_bytes(m.group())) != end - start:
                 # An empty match between the bytes of a character (`rg -r '[$0]' 'x*'` on
@@ -145,26 +145,16 @@ def _group(m, index: int) -> bytes | None:
     return None if value is None else to_bytes(value)
 
 
-def _char_starts(content: bytes, text: str) -> dict:
-    """Byte offset -> character index, for the offsets where a character of *text* starts
-    (and its end)."""
+def _char_index(content: bytes, text: str) -> Callable[[int], int | None]:
+    """Byte offset in *content* -> index of the character of *text* that starts there (or
+    its length, at the end); None between the bytes of a character."""
     if text.isascii():
-        return _Identity(len(content))
+        size = len(content)
+        return lambda offset: offset if 0 <= offset <= size else None
     starts = {}
     at = 0
     for index, char in enumerate(text):
         starts[at] = index
         at += len(to_bytes(char))
     starts[at] = len(text)
-    return starts
-
-
-class _Identity(dict):
-    """An ASCII text's offsets: every byte offset up to its end is its character index."""
-
-    def __init__(self, size: int) -> None:
-        super().__init__()
-        self._size = size
-
-    def get(self, offset, default=None):
-        return offset if 0 <= offset <= self._size else default
+    return starts.get
