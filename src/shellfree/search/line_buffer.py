@@ -313,28 +313,7 @@ def fill_ranges(stream: bytes, reads: Reads, context: int | None,
     """(where its buffer starts, where its search begins, where it ends) for every fill of
     rg's line buffer (*reads*, *context*, *visited*: as for :func:`fill_of`), the last one
     being the read of nothing that completes an unterminated last line, if any."""
-    size = len(stream)
-    capacity = FILL
-    pos = kept = line_start = 0
-    first = reads.sniff
-    stdin = reads.stdin_state()
-    seen = visited_end = 0
-    out = []
-    while pos < size:
-        search_start = line_start
-        capacity, pos, newline = fill_reads(stream, capacity, pos, kept, first, reads.ends,
-                                            stdin)
-        first = False
-        if newline < 0:
-            out.append((kept, search_start, size))
-            return out
-        line_start = newline + 1
-        out.append((kept, search_start, line_start))
-        kept, seen, visited_end = _roll(stream, kept, line_start, context, visited, seen,
-                                        visited_end)
-    if line_start < size:
-        out.append((kept, line_start, size))
-    return out
+    return [fill[:3] for fill in _fill_walk(stream, reads, context, visited)]
 
 
 def _fills(stream: bytes, reads: Reads, context: int | None,
@@ -342,22 +321,40 @@ def _fills(stream: bytes, reads: Reads, context: int | None,
     """(where the fill's search begins, where its buffer starts) for each fill of rg's line
     buffer: (0, 0), then after each fill's roll (see :func:`fill_of`)."""
     yield 0, 0
+    for _, _, end, kept in _fill_walk(stream, reads, context, visited):
+        if kept is None:
+            return
+        yield end, kept
+
+
+def _fill_walk(stream: bytes, reads: Reads, context: int | None,
+               visited: tuple[tuple[int, int], ...]
+               ) -> Iterator[tuple[int, int, int | None]]:
+    """Each fill of rg's line buffer (*reads*, *context*, *visited*: as for :func:`fill_of`):
+    (where its buffer starts, where its search begins, where it ends, where the buffer starts
+    after its roll); the read of nothing that completes an unterminated last line comes last,
+    with None for the roll, as does a last fill that ends without a newline."""
     size = len(stream)
     capacity = FILL
-    pos = kept = 0
+    pos = kept = line_start = 0
     first = reads.sniff
     stdin = reads.stdin_state()
     seen = visited_end = 0
     while pos < size:
+        search_start = line_start
         capacity, pos, newline = fill_reads(stream, capacity, pos, kept, first, reads.ends,
                                             stdin)
         first = False
         if newline < 0:
-            break
+            yield kept, search_start, size, None
+            return
         line_start = newline + 1
+        buffer_start = kept
         kept, seen, visited_end = _roll(stream, kept, line_start, context, visited, seen,
                                         visited_end)
-        yield line_start, kept
+        yield buffer_start, search_start, line_start, kept
+    if line_start < size:
+        yield kept, line_start, size, None
 
 
 def _handover_positions(lines: list, config: SearchConfig) -> list[int | None]:
