@@ -213,7 +213,7 @@ class TestValidation:
                          "*** Move File: exists.txt -> dst.txt\n"
                          "*** Add File: exists.txt\n+x\n")
         assert result == self.failed(
-            f"{r('missing.txt')}: Failed to read file: {r('missing.txt')}",
+            f"{r('missing.txt')}: File not found: {r('missing.txt')}",
             f"{r('a.txt')}: addition-only hunk context hint 'nowhere' not found",
             f"{r('a.txt')}: addition-only hunk context hint 'beta' is ambiguous (2 occurrences)",
             f"{r('a.txt')}: hunk 1 'alpha' not found — Could not find a match for old_string in "

@@ -86,6 +86,26 @@ class TestConsecutiveReads:
             touch()
             assert "_warning" not in read(ft)
 
+    def test_an_edit_between_reads_resets_the_count(self, root, touched):
+        # Hermes' dispatcher calls notify_other_tool_call before every tool but read_file and
+        # search_files (§1.6, §7), write_file and patch included, whether the edit succeeds or
+        # not: read, edit, read, edit, ... never warns.
+        ft, touch = touched
+        (root / "g.txt").write_text("g0\n")
+        edits = [lambda i: ft.patch(path="g.txt", old_string=f"g{i}", new_string=f"g{i + 1}"),
+                 lambda i: ft.call("patch", {"path": "g.txt", "old_string": "absent",
+                                             "new_string": "x"}),
+                 lambda i: ft.write_file(f"new{i}.txt", "n\n"),
+                 lambda i: ft.call("write_file", {"path": "g.txt"}),  # refused: no content
+                 lambda i: ft.patch(mode="patch", patch="*** Begin Patch\n*** Add File: "
+                                    f"v4a{i}.txt\n+x\n*** End Patch")]
+        for edit in edits:
+            for i in range(4):
+                touch()
+                assert "_warning" not in read(ft)
+                edit(i)
+        assert (root / "g.txt").read_text() == "g4\n"
+
     def test_a_search_between_reads_resets_the_read_count(self, touched):
         ft, touch = touched
         fresh(ft, touch)

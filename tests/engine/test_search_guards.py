@@ -67,6 +67,17 @@ class TestLoopGuard:
         assert "_warning" not in search(ft, pattern="x")
         assert ft.state.loop_guard.consecutive == 1
 
+    def test_an_edit_resets(self, tools):
+        # write_file and patch are other tools to the guard (§1.6, §7).
+        ft = tools({"a.txt": "x\n"})
+        for edit in (lambda: ft.write_file("b.txt", "y\n"),
+                     lambda: ft.patch(path="b.txt", old_string="y", new_string="x")):
+            for _ in range(2):
+                search(ft, pattern="x")
+            edit()
+            assert "_warning" not in search(ft, pattern="x")
+            assert ft.state.loop_guard.consecutive == 1
+
     def test_notify_other_tool_call(self, tools):
         ft = tools({"a.txt": "x\n"})
         for _ in range(3):

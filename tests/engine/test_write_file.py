@@ -49,6 +49,12 @@ class TestArguments:
         assert write(ft, "a.txt", 5) == {
             "error": "write_file: 'content' must be a string, got int."}
 
+    def test_null_content_is_not_a_missing_one(self, ft):
+        # §3.2: only an absent key is "missing"; a null is a content of the wrong type.
+        expected = {"error": "write_file: 'content' must be a string, got NoneType."}
+        assert json.loads(ft.call("write_file", {"path": "a.txt", "content": None})) == expected
+        assert write(ft, "a.txt", None) == expected
+
     def test_empty_content_truncates(self, ft, root, no_guard):
         (root / "a.txt").write_text("old\n")
         result = write(ft, "a.txt", "")

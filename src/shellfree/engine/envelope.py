@@ -10,10 +10,23 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Sequence
 
-__all__ = ["MAX_RESULT_CHARS", "dumps", "fit_to_size", "tool_error"]
+__all__ = ["ABSENT", "MAX_RESULT_CHARS", "dumps", "fit_to_size", "tool_error"]
 
 MAX_RESULT_CHARS = 100_000
 """Hermes ``max_result_size_chars`` for read_file, write_file, patch and search_files."""
+
+
+
+class _Absent:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = _Absent()
+"""The default of an argument the agent's call may leave out where ``None`` is a value it may
+send: write_file answers a missing ``content`` and a ``"content": null`` differently (§3.2)."""
 
 _SHORTENED = 2_000
 """Longest string kept when even an empty page does not fit (a giant error or warning)."""

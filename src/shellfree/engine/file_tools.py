@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 from shellfree.engine import messages
 from shellfree.engine.backends import Backend, make_backend
 from shellfree.engine.confinement import Confinement
-from shellfree.engine.envelope import MAX_RESULT_CHARS, tool_error
+from shellfree.engine.envelope import ABSENT, MAX_RESULT_CHARS, tool_error
 from shellfree.engine.policy import ReadPolicy, default_hermes_home
 from shellfree.engine.read_result import ReadLimits
 from shellfree.engine.search_files import search_files
@@ -187,8 +187,12 @@ class FileTools:
 
         return _guarded(run)
 
-    def write_file(self, path: Any = None, content: Any = None) -> str:
+    def write_file(self, path: Any = None, content: Any = ABSENT) -> str:
         """Write a whole file atomically, keeping its line endings, BOM and encoding."""
+        # Hermes' dispatcher calls notify_other_tool_call before every tool but read_file and
+        # search_files (§1.6, §7): a read after an edit counts from 1 again.
+        self.notify_other_tool_call()
+
         def run() -> str:
             from shellfree.engine.write_file import write_file
 
@@ -209,6 +213,8 @@ class FileTools:
         patch: Any = None,
     ) -> str:
         """Edit files: a fuzzy find-and-replace, or an all-or-nothing V4A multi-file patch."""
+        self.notify_other_tool_call()  # as write_file
+
         def run() -> str:
             from shellfree.engine.patch import patch as run_patch
 

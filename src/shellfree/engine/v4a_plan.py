@@ -120,8 +120,9 @@ class _Planner:
             self.errors.append(messages.V4A_READ_ERROR.format(path=op.path, error=_why(error)))
             return
         if not entry.present:
+            # §4.5: the read error is read_file_raw's, which names a missing file (§2.8).
             self.errors.append(messages.V4A_READ_ERROR.format(
-                path=op.path, error=messages.PATCH_READ_FAILED.format(path=op.path)))
+                path=op.path, error=messages.FILE_NOT_FOUND.format(path=op.path)))
             return
         if entry.editable is None:
             try:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from shellfree.engine import messages
 from shellfree.engine.atomic_write import AtomicWriteError
-from shellfree.engine.envelope import dumps, tool_error
+from shellfree.engine.envelope import ABSENT, dumps, tool_error
 from shellfree.engine.path_locks import lock_paths
 from shellfree.engine.read_tracking import StatKey, stat_key
 from shellfree.engine.text_decoding import CodePage
@@ -72,7 +72,7 @@ def write_file(tools: FileTools, path: Any, content: Any) -> str:
     """Runs write_file for *tools*' task and returns the JSON text the agent receives."""
     if not isinstance(path, str) or not path:
         return tool_error(messages.WRITE_MISSING_PATH)
-    if content is None:
+    if content is ABSENT:
         return tool_error(messages.WRITE_MISSING_CONTENT)
     if not isinstance(content, str):
         return tool_error(messages.WRITE_CONTENT_NOT_STRING.format(type_name=type(content).__name__))
