@@ -136,6 +136,24 @@ class TestExtractionFailures:
             "Cannot read 'e.docx' (.docx): document extraction failed — The file is empty "
             "(0 bytes). Use terminal utilities to inspect or convert the file.")}
 
+    @pytest.mark.parametrize("name", ["deck.pptx", "old.doc", "sheet.xlsb", "text.odt",
+                                      "book.epub", "SLIDES.PPT"])
+    def test_advertised_format_without_a_converter(self, tools, name):
+        # The schema advertises these (§2.1); Hermes reads them only through its optional
+        # converter and, without it, refuses them with a reason to convert them (§2.9).
+        ft = tools({name: b"PK\x03\x04 any bytes"})
+        ext = name[name.rindex("."):].lower()
+        assert read(ft, name) == {"error": (
+            f"Cannot read '{name}' ({ext}): document extraction failed — Cannot convert "
+            f"'{name}': this format needs a converter shellfree does not have (it extracts "
+            ".docx, .xlsx, .xlsm, .pdf and .ipynb). Fix: convert the file yourself via terminal "
+            "(e.g. libreoffice --headless --convert-to txt). Use terminal utilities to inspect "
+            "or convert the file.")}
+
+    def test_rtf_is_read_as_text(self, tools):
+        ft = tools({"doc.rtf": "{\\rtf1\\ansi Hello}\n"})
+        assert read(ft, "doc.rtf")["content"] == "1|{\\rtf1\\ansi Hello}"
+
     def test_broken_notebook_is_read_as_text(self, tools):
         ft = tools({"n.ipynb": "{not json\n"})
         assert read(ft, "n.ipynb") == {

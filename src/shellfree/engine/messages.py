@@ -117,6 +117,14 @@ READ_BINARY_EXTENSION = (
     "Cannot read binary file '{path}' ({ext}). Use vision_analyze for images, or terminal to "
     "inspect binary files."
 )
+READ_NO_CONVERTER = (
+    "Cannot convert {path!r}: this format needs a converter shellfree does not have (it "
+    "extracts .docx, .xlsx, .xlsm, .pdf and .ipynb). Fix: convert the file yourself via terminal "
+    "(e.g. libreoffice --headless --convert-to txt)"
+)
+"""The reason (§2.9) for a format the schema advertises that Hermes reads only through its
+optional ``anydoc`` converter, in the place of Hermes' missing-converter text (which would tell
+the agent to install a package shellfree does not use)."""
 READ_DOCUMENT_FAILED = (
     "Cannot read '{path}' ({ext}): document extraction failed — {reason}. Use terminal utilities "
     "to inspect or convert the file."

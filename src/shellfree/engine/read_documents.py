@@ -1,5 +1,6 @@
 """read_file's document step: .docx, .xlsx/.xlsm, .pdf and .ipynb files read as their extracted
-text, paged like any file (§2.2 step 7, §2.9).
+text, paged like any file (§2.2 step 7, §2.9); the other formats the schema advertises refused
+with a reason the agent can act on.
 
 :func:`document_guard` runs before the binary-extension refusal (Office files have binary
 extensions). It extracts through :mod:`shellfree.documents`, pages the text, applies the
@@ -25,17 +26,32 @@ __all__ = ["document_guard"]
 
 _UNSUPPORTED = "Unsupported document type"
 
+CONVERTER_ONLY = frozenset({
+    ".doc", ".docm", ".ppt", ".pps", ".pot", ".pptx", ".pptm", ".ppsx", ".ppsm", ".xls", ".xlsb",
+    ".odt", ".ods", ".odp", ".epub",
+})
+"""The formats of Hermes' optional ``anydoc`` converter (§2.9) that shellfree does not
+extract, minus ``.rtf``: Hermes without the converter refuses them all with its missing-converter
+error, which read_file's schema text leads the agent to expect; shellfree refuses these the same
+way, naming what it does extract. RTF is text, so it is read as it is: in a sandbox with no
+terminal its markup is the only view of it the agent can get."""
+
 
 def document_guard(call: ReadCall) -> str | None:
     """The extracted page of the document at ``call.resolved``, its refusal, or None to read
     the file as it is (not a document, not a regular file, or a notebook that is not one)."""
     info = call.info
-    if not is_document(call.resolved) or info is None or not stat.S_ISREG(info.st_mode):
+    if info is None or not stat.S_ISREG(info.st_mode):
+        return None
+    ext = suffix(call.resolved)
+    if ext in CONVERTER_ONLY:
+        return tool_error(messages.READ_DOCUMENT_FAILED.format(
+            path=call.path, ext=ext, reason=messages.READ_NO_CONVERTER.format(path=call.path)))
+    if not is_document(call.resolved):
         return None
     try:
         extraction = extract_document(call.resolved)
     except DocumentError as error:
-        ext = suffix(call.resolved)
         if ext == ".ipynb" or error.reason.startswith(_UNSUPPORTED):
             return None
         return tool_error(messages.READ_DOCUMENT_FAILED.format(path=call.path, ext=ext,
