@@ -150,6 +150,53 @@ def test_stdin_lines_print_as_they_arrive(reference_rg, parts):
     assert ours[2], "a wait for a printed line ran out"
 
 
+@pytest.mark.parametrize("argv, parts", [
+    (["-n", "-C1", "alpha"], [(0, b"x\n"), (0, b"one alpha\n"), (2, b"two\n"),
+                              (3, b"three\nfour\nfive alpha\n"), (6, b"six\n")]),
+    (["-A2", "alpha"], [(0, b"one alpha\n"), (1, b"two\n"), (2, b"three\n"), (3, b"four\n"),
+                        (3, b"five alpha\n")]),
+    (["-B1", "--context-separator=~", "alpha"],
+     [(0, b"one\ntwo alpha\n"), (2, b"three\nfour\n"), (2, b"five alpha\n"),
+      (5, b"x\0y\nalpha\n")]),
+], ids=["C1", "A2", "B1-separator-binary"])
+def test_stdin_context_lines_print_as_they_arrive(reference_rg, argv, parts):
+    # Context lines as well (`tail -f log | rg -C1 ERROR`): a match prints with its -B lines
+    # when it arrives, its -A lines as they come, "--" where groups do not meet, even across
+    # reads; before, with context shellfree read to the end first and each wait ran out.
+    import sys
+
+    argv = ["--line-buffered", *argv]
+    ours = _choreographed([sys.executable, "-m", "shellfree", "rg", *argv], parts)
+    theirs = _choreographed([reference_rg, "--no-config", *argv], parts)
+    assert ours == theirs
+    assert ours[2], "a wait for a printed line ran out"
+
+
+def test_context_lines_after_a_roll_that_kept_lines(tmp_path, reference_rg):
+    # With context rg's buffer keeps lines already searched, which moves its later fills,
+    # and with them what it prints before a NUL: here 45 lines, where fills that kept nothing
+    # would end the output after 22 (case 164 of the stdin probe's seed 3).
+    import random
+
+    from benchmarks.parity.stdin_probe import make_case
+
+    rnd = random.Random(3)
+    for _ in range(165):
+        data, args = make_case(rnd)
+    assert args == ["-A2", "-e", "alpha", "-"] and data.find(b"\0") == 121926
+    path = tmp_path / "stdin"
+    path.write_bytes(data)
+    argv = ["--no-config", *args]
+    with open(path, "rb") as stdin:
+        theirs = subprocess.run([reference_rg, *argv], stdin=stdin, capture_output=True)
+    out, err = io.BytesIO(), io.BytesIO()
+    with open(path, "rb") as stdin:
+        status = run([os.fsencode(a) for a in argv], out, err, stdin, cwd=str(tmp_path))
+    assert theirs.stdout.count(b"\n") == 45
+    assert (out.getvalue(), err.getvalue(), status) == \
+        (theirs.stdout, theirs.stderr, theirs.returncode)
+
+
 @pytest.mark.parametrize("args", [[b"zzz"], [b"-c", b"zzz"], [b"-l", b"zzz"],
                                   [b"-q", b"zzz"], [b"--files-without-match", b"alpha"],
                                   [b"-m5", b"zzz"]],

@@ -4,13 +4,13 @@ rg reads standard input through its line buffer like any file it does not map, s
 the lines of ``tail -f log | rg --line-buffered ERROR`` as they come, ``rg -q`` returns at
 the first match of a stream still being written, and a stream of any length costs a few
 fills. The whole-file search (searcher.search_bytes) needs every byte first: over a pipe
-that never ends it would print nothing, and a 5 GB stream would cost 5 GB. Where each
-line's output depends on that line alone (the standard printer with no context, no
---heading), or only a summary is printed (-c, --count-matches, -l, --files-without-match,
--q), and there is no multi-line pattern or ``\\A``/``\\z``, this module reads as rg reads
-and searches each run of whole lines as soon as it is read, with the line numbers and
-offsets of the lines before it; with -m it stops reading where rg stops (``tail -f log |
-rg -m1 ERROR`` returns at the first match).
+that never ends it would print nothing, and a 5 GB stream would cost 5 GB. For the standard
+printer (without --heading), or where only a summary is printed (-c, --count-matches, -l,
+--files-without-match, -q), and with no multi-line pattern or ``\\A``/``\\z``, this module
+reads as rg reads and searches each run of whole lines as soon as it is read, with the line
+numbers and offsets of the lines before it; with -m it stops reading where rg stops (``tail
+-f log | rg -m1 ERROR`` returns at the first match). Context lines (``tail -f log | rg -C2
+ERROR``) are searched with the lines before the run that they may need (_Place).
 
 Binary data is where the fills show: rg checks each fill's new bytes for a NUL, and once one
 is seen its standard printer refuses the next line it is handed, printing the notice at the
@@ -30,7 +30,7 @@ from typing import BinaryIO
 from shellfree._record import replace
 from shellfree.search.decode import BOMS
 from shellfree.search.errors import os_error_text
-from shellfree.search.line_buffer import BOM_SNIFF, FILL, STDIN_BUFFER
+from shellfree.search.line_buffer import BOM_SNIFF, FILL, STDIN_BUFFER, preceding
 from shellfree.search.searcher import BINARY_NONE, FileResult, search_bytes
 
 __all__ = ["search_stdin_stream", "streamable"]
@@ -39,21 +39,24 @@ _BATCH = 4 << 20  # fills searched together when they arrive at once (a file, a 
 
 
 def streamable(command, args) -> bool:
-    """Whether *command*'s search of standard input may go a fill at a time: output lines
-    that each stand alone, or only a summary (a count, the name, the exit status)."""
+    """Whether *command*'s search of standard input may go a fill at a time: the standard
+    printer's lines, or only a summary (a count, the name, the exit status)."""
     config, matcher = command.config, command.matcher
     if (command.json is not None or matcher.can_match_newline
             or getattr(matcher, "whole_text", False) or getattr(matcher, "text_anchors", False)):
         return False
     # -m counts selected lines across the batches; not where context lines move the count
     # (-c keeps -A's lines under -m: searcher) or where -v counts one line per fill (-l, -q).
-    if config.max_count is not None and (config.before_context or config.after_context
-                                         or config.first_per_fill):
+    context = config.before_context or config.after_context
+    if config.max_count is not None and (context or config.first_per_fill):
+        return False
+    # Nor -v with context lines: after binary data rg writes breaks of its own there
+    # (inverted_replay.breaks_after_refusal), which the whole-file search reproduces.
+    if config.invert and context and command.mode == "standard" and not args.quiet:
         return False
     if command.mode != "standard" or args.quiet:
         return True
-    return (command.standard is not None and not args.heading
-            and not config.before_context and not config.after_context)
+    return command.standard is not None and not args.heading
 
 
 class _StdinReads:
@@ -155,6 +158,9 @@ class _LineBuffer:
         self.first = True  # the first read is the 3-byte sniff for a byte-order mark
         self.pending = b""  # the line the last fill left incomplete
         self.offset = 0  # the stream offset of its first byte
+        # Bytes before it the buffer still holds: with context lines rg's roll keeps lines
+        # already searched (line_buffer._roll), which take buffer space from the next fill.
+        self.held = 0
         self.eof = False
 
     def fill(self, convert: bool) -> tuple[bytes, bytes, int]:
@@ -163,7 +169,7 @@ class _LineBuffer:
         line terminators."""
         new, got = [], 0
         while True:
-            free = self.capacity - len(self.pending) - got
+            free = self.capacity - self.held - len(self.pending) - got
             if free <= 0:
                 self.capacity *= 3
                 continue
@@ -191,7 +197,10 @@ def _print_lines(command, config, lines: _LineBuffer, check_nul: bool) -> None:
     prints once it has seen binary data (_after_binary). With -m, reading ends at the fill
     that holds the last line it allows, so a NUL past it is never seen."""
     shown = b"<stdin>"
-    place = _Place(config.max_count)
+    place = _Place(config.max_count, config.before_context, config.after_context)
+    # Where rg's fills fall decides what is printed before binary data; with context lines
+    # they depend on what each fill's search printed (the roll), so each is searched alone.
+    rolling = check_nul and (place.before or place.after)
     batch: list[bytes] = []  # whole lines read and not yet searched
     batched = 0
     while place.left != 0:
@@ -202,28 +211,50 @@ def _print_lines(command, config, lines: _LineBuffer, check_nul: bool) -> None:
             if place.left == 0:
                 break
             at = lines.offset + len(lines.pending) - len(fresh) + nul
-            _after_binary(command, config, shown, lines, whole, at)
+            if place.before or place.after:
+                _after_binary_in_context(command, config, shown, lines, whole, at, place)
+            else:
+                _after_binary(command, config, shown, lines, whole, at)
             return
         if whole:
             batch.append(whole)
             batched += len(whole)
-        if lines.eof or lines.reads.waited or batched >= _BATCH:
+        if lines.eof or lines.reads.waited or batched >= _BATCH or rolling:
             # Print what was read before a read that may wait for the writer.
             _search_batch(command, config, shown, batch, place)
             batched = 0
+            if rolling:
+                lines.held = lines.offset - place.kept
         if lines.eof:
             break
     command.emit(_outcome(searched=True))
 
 
 class _Place:
-    """Where the next batch starts in the stream (offset, lines before it) and how many
-    lines -m still allows (None: no limit)."""
+    """Where the next batch starts in the stream (offset, lines before it), how many lines -m
+    still allows (None: no limit), and, with context lines, what of the stream before the
+    batch its search needs again.
 
-    def __init__(self, left: int | None) -> None:
+    A batch's before-context may reach back into the lines before it, and a match near the
+    end of the last batch owes after-context lines to this one. So a batch is searched after
+    the *tail*, the last lines before it that either may need (at most -B lines, and the lines
+    from the last selected one on while its -A lines are not all there), and lines already
+    printed are dropped from its result: printing is in line order, so they are the ones
+    numbered up to *printed_up_to*. Where the first line kept does not follow the last one
+    printed, rg's "--" goes before it, as between any two groups."""
+
+    def __init__(self, left: int | None, before: int = 0, after: int = 0) -> None:
         self.offset = 0
         self.line_count = 0
         self.left = left
+        self.before = before
+        self.after = after
+        self.tail = b""
+        self.tail_lines = 0
+        self.printed = False  # a line was printed
+        self.printed_up_to = 0  # the number of the last one
+        self.last_match = 0  # the number of the last selected line printed; 0: none
+        self.kept = 0  # where rg's buffer starts after the roll that follows the batch
 
 
 def _search_batch(command, config, shown: bytes, batch: list[bytes], place: _Place) -> None:
@@ -235,15 +266,24 @@ def _search_batch(command, config, shown: bytes, batch: list[bytes], place: _Pla
     batch.clear()
     if place.left is not None:
         config = replace(config, max_count=place.left)
-    result = search_bytes(data, command.matcher, config)
+    tail, tail_lines = place.tail, place.tail_lines
+    searched = tail + data if tail else data
+    result = search_bytes(searched, command.matcher, config)
+    if place.before or place.after:
+        _keep_tail(place, searched, result)
+        _drop_printed(result, place.printed_up_to - (place.line_count - tail_lines))
     if result.lines:
         for line in result.lines:
             if line is not None:
-                line.number += place.line_count
-                line.offset += place.offset
-        chunk = command.standard.print_file(shown, result)
-        command.emit(_outcome(searched=True, matched=command.standard.last_matched,
-                              chunk=chunk))
+                line.number += place.line_count - tail_lines
+                line.offset += place.offset - len(tail)
+        first = not place.printed
+        _break_before(result, place)
+        printer = command.standard
+        chunk = printer.print_file(shown, result)
+        # rg's "--" between inputs goes before the stream's first line only.
+        command.emit(_outcome(searched=True, matched=printer.last_matched, chunk=chunk,
+                              starts_with_line=first and printer.last_starts_with_line))
         if command.args.buffering != "block":
             # A stream's lines are out before the next read waits for more (rg: under
             # --line-buffered, or to a terminal; shellfree into a pipe as well).
@@ -252,6 +292,64 @@ def _search_batch(command, config, shown: bytes, batch: list[bytes], place: _Pla
     place.line_count += data.count(b"\n")
     if place.left is not None:
         place.left -= result.matched_lines
+
+
+def _drop_printed(result: FileResult, printed: int) -> None:
+    """Drop from *result* (of the tail and a batch, numbered from the tail's first line) the
+    lines up to number *printed*, printed already, and the breaks before the first line kept."""
+    kept: list = []
+    for line in result.lines:
+        if line is None:
+            if kept:
+                kept.append(None)
+        elif line.number > printed:
+            kept.append(line)
+    result.lines = kept
+
+
+def _keep_tail(place: _Place, whole: bytes, result: FileResult) -> None:
+    """Keep as the next batch's tail the last lines of *whole* (the tail and the batch, whose
+    search gave *result*) it may need: the last -B, and those from the last selected line on
+    while that line's -A lines are not all read; and one line more, as rg's roll keeps -B + 1
+    lines (line_buffer._roll). Note where the roll leaves rg's buffer: at the start of those
+    -B + 1 lines, or past the last line handed to the printer, or where it was."""
+    ends = whole.count(b"\n")
+    keep = place.before + 1
+    for line in reversed(result.lines):
+        if line is not None and line.kind == "match":
+            if line.number + place.after > ends:
+                keep = max(keep, ends - line.number + 1)
+            break
+    base = place.offset - len(place.tail)  # the stream offset of whole
+    roll = base + preceding(whole, 0, len(whole), place.before) if whole else base
+    last = next((line for line in reversed(result.lines) if line is not None), None)
+    handed = base + last.offset + len(last.text) if last is not None else 0
+    place.kept = max(place.kept, roll, handed)
+    place.tail = whole[_last_lines(whole, keep):]
+    place.tail_lines = place.tail.count(b"\n")
+
+
+def _last_lines(data: bytes, count: int) -> int:
+    """Where the last *count* lines of *data* (whole lines) start."""
+    start = len(data)
+    for _ in range(count):
+        if start == 0:
+            break
+        start = data.rfind(b"\n", 0, start - 1) + 1
+    return start
+
+
+def _break_before(result: FileResult, place: _Place) -> None:
+    """rg's "--" before the batch's first line (it has one) when that does not follow the last
+    line printed; then note the last line printed."""
+    lines = result.lines
+    first = lines[0]
+    if place.printed and first.number > place.printed_up_to + 1 and (place.before or place.after):
+        lines.insert(0, None)
+    place.printed = True
+    place.printed_up_to = next(line for line in reversed(lines) if line is not None).number
+    place.last_match = next((line.number for line in reversed(lines)
+                             if line is not None and line.kind == "match"), place.last_match)
 
 
 def _after_binary(command, config, shown: bytes, lines: _LineBuffer, whole: bytes,
@@ -271,6 +369,51 @@ def _after_binary(command, config, shown: bytes, lines: _LineBuffer, whole: byte
     notice = command.standard.binary_notice(shown, nul) if matched else b""
     command.emit(_outcome(searched=True, matched=matched, chunk=notice,
                           starts_with_line=False))
+
+
+def _after_binary_in_context(command, config, shown: bytes, lines: _LineBuffer, whole: bytes,
+                             nul: int, place: _Place) -> None:
+    """:func:`_after_binary` with context lines. rg's printer refuses the first line it is
+    handed after the NUL's fill, a context line as a match: a refused match counts (the
+    notice follows), a refused context line ends the output silently, and the notice then
+    follows only if a match was printed before. That first line is the one after the last
+    printed while that match's -A lines are owed; otherwise the first of the next match's -B
+    lines not printed yet (held from before the fill), or the match itself. rg writes the "--"
+    before it, where it does not follow the last line printed."""
+    plain = replace(config, binary=BINARY_NONE, max_count=1, before_context=0,
+                    after_context=0)
+    data = (whole + lines.pending).replace(b"\0", b"\n")
+    cut = len(data) if lines.eof else data.rfind(b"\n") + 1
+    lines.pending = data[cut:]
+    rest, first_line = data[:cut], place.line_count + 1  # numbers of the fill's lines
+    owed = place.last_match and place.last_match + place.after >= first_line
+    while True:
+        found = search_bytes(rest, command.matcher, plain)
+        if found.lines or owed or lines.eof:
+            break
+        # Only the next match matters, and the -B lines before it, which a fill not searched
+        # yet holds unless they lie in the last ones.
+        first_line += rest.count(b"\n")
+        keep = rest[_last_lines(rest, place.before):]
+        first_line -= keep.count(b"\n")
+        _, more, _ = lines.fill(True)
+        rest = keep + more
+    if owed:
+        handed = place.printed_up_to + 1
+        is_match = bool(found.lines) and found.lines[0].number + first_line - 1 == handed
+    elif found.lines:
+        match = found.lines[0].number + first_line - 1
+        handed = max(match - place.before, place.printed_up_to + 1)
+        is_match = handed == match
+    else:
+        handed, is_match = 0, False  # no line is handed: the notice if a match was printed
+    chunk = b""
+    if handed and place.printed and handed > place.printed_up_to + 1:
+        chunk = command.standard.context_break()
+    matched = is_match or place.last_match > 0
+    if matched:
+        chunk += command.standard.binary_notice(shown, nul)
+    command.emit(_outcome(searched=True, matched=matched, chunk=chunk, starts_with_line=False))
 
 
 def _summarise(command, config, lines: _LineBuffer, convert: bool) -> None:

@@ -302,6 +302,12 @@ class StandardPrinter:
             out.append(self.binary_notice(path, binary_offset, result.binary_quit))
         return b"".join(out)
 
+    def context_break(self) -> bytes:
+        """The line rg writes between two groups of lines that do not meet: "--" or the
+        --context-separator (nothing under --no-context-separator)."""
+        separator = self.options.context_separator
+        return b"" if separator is None else separator + self._terminator
+
     def binary_notice(self, path: bytes, offset: int, quit: bool = False) -> bytes:
         """The line rg ends a matching file's output with once it has seen binary data at
         *offset*: it stopped there (*quit*, a walked file) or printed no line after it."""
