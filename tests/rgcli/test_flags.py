@@ -113,3 +113,55 @@ def test_buffering_flags_are_accepted_as_rg_accepts_them(isolated, reference_rg,
     Path("a.txt").write_bytes(b"one alpha\ntwo\n")
     argv = ["--sort", "path", *flags]
     assert run_shellfree(argv) == run_rg(reference_rg, argv)
+
+
+# -f files: a line that is not UTF-8 is refused with rg's message (its bytes escaped as rg
+# escapes them), where shellfree searched for it; a NUL read from the file is searched for
+# when every pattern is a plain case-sensitive literal (rg then skips its regex checks), and
+# refused otherwise; stdin is read once; a directory's read error has rg's spacing.
+PATTERN_FILE_ARGS = [
+    ["-f", "invalid.pat", "a.txt"], ["-F", "-f", "invalid.pat", "a.txt"],
+    ["-f", "escapes.pat", "a.txt"], ["-f", "utf16.pat", "a.txt"],
+    ["-f", "invalid.pat", "-f", "missing.pat", "a.txt"],
+    ["-f", "nul.pat", "nul.txt"], ["-f", "nul.pat", "-e", "alpha", "a.txt"],
+    ["-a", "-o", "-f", "nul.pat", "nul.txt"], ["-w", "-c", "-f", "nul.pat", "nul.txt"],
+    ["-i", "-f", "nul.pat", "nul.txt"], ["-S", "-f", "nul.pat", "nul.txt"],
+    ["-f", "nul.pat", "-e", "a.pha", "a.txt"], ["-f", "nulclass.pat", "nul.txt"],
+    ["-F", "-f", "nulclass.pat", "nul.txt"], ["-f", "nuldash.pat", "nul.txt"],
+    ["-f", "-", "-f", "-", "a.txt"], ["-f", "-", "-f", "words.pat", "-f", "-", "a.txt"],
+    ["-f", "dir", "a.txt"],
+]
+
+
+@pytest.mark.parametrize("flags", PATTERN_FILE_ARGS, ids=" ".join)
+def test_pattern_files_are_read_as_rg_reads_them(isolated, reference_rg, flags):
+    Path("a.txt").write_bytes(b"alpha beta\n\nalpha\n")
+    Path("nul.txt").write_bytes(b"xx hel\0lo yy\na\0b\nab\n")
+    Path("words.pat").write_bytes(b"alpha\n")
+    Path("invalid.pat").write_bytes(b"alpha\r\na\xffb\nbeta\n")
+    Path("escapes.pat").write_bytes("é".encode() + b" \xff~\\\x7f\"\x00\t\x01\n")
+    Path("utf16.pat").write_bytes(b"\xff\xfeh\x00\n\x00")
+    Path("nul.pat").write_bytes(b"hel\0lo\n")
+    Path("nulclass.pat").write_bytes(b"a[\0]b\n")
+    Path("nuldash.pat").write_bytes(b"a-\0\n")
+    Path("dir").mkdir()
+    argv = ["--sort", "path", *flags]
+    assert run_shellfree(argv) == run_rg(reference_rg, argv)
+
+
+# The negations rg has of -v and of features shellfree lacks (refused as unknown before).
+NEGATION_ARGS = [
+    ["-v", "--no-invert-match", "alpha", "a.txt"], ["--no-invert-match", "-v", "alpha", "a.txt"],
+    ["--no-pcre2-unicode", "-o", "\\w+", "u.txt"],
+    ["--no-pcre2-unicode", "--pcre2-unicode", "-o", "\\w+", "u.txt"],
+    ["--no-pcre2", "--no-auto-hybrid-regex", "--no-pre", "--no-search-zip", "--no-encoding",
+     "--no-stats", "alpha", "a.txt"],
+]
+
+
+@pytest.mark.parametrize("flags", NEGATION_ARGS, ids=" ".join)
+def test_negations_rg_accepts(isolated, reference_rg, flags):
+    Path("a.txt").write_bytes(b"alpha beta\n\nalpha\n")
+    Path("u.txt").write_bytes("naïve café\n".encode())
+    argv = ["--sort", "path", *flags]
+    assert run_shellfree(argv) == run_rg(reference_rg, argv)

@@ -268,6 +268,18 @@ _SWITCHES: dict[str, _Switch] = {
     "--unicode": lambda a: setattr(a, "no_unicode", False),
     "--invert-match": lambda a: setattr(a, "invert", True),
     "-v": lambda a: setattr(a, "invert", True),
+    "--no-invert-match": lambda a: setattr(a, "invert", False),
+    # rg's deprecated spellings of --no-unicode and --unicode.
+    "--no-pcre2-unicode": lambda a: setattr(a, "no_unicode", True),
+    "--pcre2-unicode": lambda a: setattr(a, "no_unicode", False),
+    # The negations of features shellfree does not have (refused as unknown flags): each asks
+    # for what shellfree does anyway, so a command line or an alias carrying one still runs.
+    "--no-pcre2": lambda a: None,
+    "--no-auto-hybrid-regex": lambda a: None,
+    "--no-pre": lambda a: None,
+    "--no-search-zip": lambda a: None,
+    "--no-encoding": lambda a: None,
+    "--no-stats": lambda a: None,
     "--text": lambda a: _binary_mode(a, text=True),
     "-a": lambda a: _binary_mode(a, text=True),
     "--no-text": lambda a: _binary_mode(a),

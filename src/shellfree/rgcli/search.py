@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import stat
@@ -87,22 +88,59 @@ def _read_pattern_file(path: bytes, stdin: BinaryIO | None, fs) -> list[str]:
         # rg strips "\r" before "\n", but keeps a lone "\r" at the very end of the file.
         if line.endswith(b"\r") and (i < len(lines) - 1 or data.endswith(b"\n")):
             line = line[:-1]
-        out.append(os.fsdecode(line))
+        try:
+            out.append(line.decode("utf-8"))
+        except UnicodeDecodeError as err:
+            name = "<stdin>" if path == b"-" else os.fsdecode(path)
+            raise _Fatal(
+                f"{name}:{i + 1}: found invalid UTF-8 in pattern at byte offset {err.start}: "
+                f"{_escape_bytes(line)} (disable Unicode mode and use hex escape sequences to "
+                "match arbitrary bytes in a pattern, e.g., '(?-u)\\xFF')") from None
     return out
+
+
+def _escape_bytes(data: bytes) -> str:
+    """rg's (grep-cli's) escape of bytes for a message: printable ASCII as itself but for
+    the backslash, \\0 \\t \\n \\r, other ASCII and the bytes of invalid UTF-8 as \\xHH, other
+    characters as themselves."""
+    out = []
+    for char in data.decode("utf-8", "surrogateescape"):
+        code = ord(char)
+        if 0xDC80 <= code <= 0xDCFF:
+            code -= 0xDC00  # a byte of invalid UTF-8
+        elif code >= 0x80:
+            out.append(char)
+            continue
+        if 0x21 <= code <= 0x7E and code != 0x5C:
+            out.append(chr(code))
+        else:
+            out.append(_NAMED_ESCAPES.get(code) or f"\\x{code:02X}")
+    return "".join(out)
+
+
+_NAMED_ESCAPES = {0x00: "\\0", 0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r", 0x5C: "\\\\"}
 
 
 def _patterns(args: RgArgs, stdin: BinaryIO | None, fs) -> tuple[list[str], list[bytes]]:
     """The patterns and the paths, following rg's positional rules."""
     paths = list(args.positional)
     patterns: list[str] = []
+    stdin_read = False
     for is_file, source in args.pattern_sources:
         if not is_file:
             patterns.append(source)
             continue
+        if source == b"-":
+            if stdin_read:
+                raise _Fatal("error reading -f/--file from stdin: stdin has already been consumed")
+            stdin_read = True
         try:
             patterns.extend(_read_pattern_file(source, stdin, fs))
         except OSError as err:
-            raise _Fatal(f"{os.fsdecode(source)}: {os_error_text(err)}") from None
+            # rg opens a directory and fails to read it, and writes a failed read with no
+            # space after the colon (rg 15.1: "rg: pdir:Is a directory (os error 21)").
+            colon = ":" if err.errno == errno.EISDIR else ": "
+            raise _Fatal(f"{os.fsdecode(source)}{colon}{os_error_text(err)}") from None
     if not args.pattern_sources:
         if not paths:
             raise _Fatal("ripgrep requires at least one pattern to execute a search")

@@ -332,15 +332,21 @@ def compile_patterns(patterns: Sequence[str], options: PatternOptions) -> Compil
         never = T.compile_source(r"[^\x00-\U0010ffff]")
         return CompiledPattern(never, False, options.case == "insensitive", True,
                                None, False)
+    # rg matches case-sensitive patterns with no meta character (or -F ones) as literals
+    # without the regex checks, so a NUL read from a -f file is searched for, where `\x00`,
+    # `a[\0]b`, or the same literal under -i or -S, is refused (rg 15.1, measured).
+    literal = options.case == "sensitive" and (
+        options.fixed_strings or not any(c in S._META for p in pats for c in p))
     if options.fixed_strings:
         pats = [_escape(p) for p in pats]
     # rg: patterns are joined textually, so flags cannot leak and ")(" is accepted.
     joined = "|".join(f"(?:{p})" for p in pats)
     with _deep_recursion():
-        return _compile(pats, joined, options)
+        return _compile(pats, joined, options, ban_nul=options.binary_detection and not literal)
 
 
-def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPattern:
+def _compile(pats: list, joined: str, options: PatternOptions,
+             ban_nul: bool = True) -> CompiledPattern:
     try:
         ast = S.parse(joined)
     except S.RegexSyntaxError as err:
@@ -352,7 +358,7 @@ def _compile(pats: list, joined: str, options: PatternOptions) -> CompiledPatter
     opts = T.TranslateOptions(
         case_insensitive=insensitive, multiline=options.multiline, dotall=options.dotall,
         crlf=options.crlf, unicode=options.unicode, word=options.word and not options.line,
-        line=options.line, ban_nul=options.binary_detection)
+        line=options.line, ban_nul=ban_nul)
     try:
         tr = T.translate(ast, opts)
     except T.TranslateError as err:
