@@ -3,6 +3,7 @@ the reference binary (found by a script of odd flag values of the session of 4d6
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -163,5 +164,30 @@ NEGATION_ARGS = [
 def test_negations_rg_accepts(isolated, reference_rg, flags):
     Path("a.txt").write_bytes(b"alpha beta\n\nalpha\n")
     Path("u.txt").write_bytes("naïve café\n".encode())
+    argv = ["--sort", "path", *flags]
+    assert run_shellfree(argv) == run_rg(reference_rg, argv)
+
+
+# A value that is not UTF-8: rg refuses it for every flag but the path-valued ones (-f,
+# --ignore-file), a separator in words of its own; and it writes a path that is not UTF-8
+# in a message with U+FFFD for what is not UTF-8 (Path::display). shellfree searched for
+# such a pattern, printed such a separator, and wrote the path's raw bytes.
+NOT_UTF8 = os.fsdecode(b"a\xffb")
+BAD_VALUE_ARGS = [
+    [flag, NOT_UTF8, "-C1", "alpha", "a.txt"] for flag in (
+        "-e", "--regexp", "-r", "--replace", "-g", "--iglob", "--context-separator",
+        "--field-match-separator", "--field-context-separator", "--path-separator", "--sort",
+        "-m", "--max-filesize", "--color", "-M", "-A", "-j")
+] + [["-e" + NOT_UTF8, "a.txt"], ["--regexp=" + NOT_UTF8, "a.txt"], ["-nge" + NOT_UTF8]]
+LOSSY_PATH_ARGS = [
+    ["alpha", os.fsdecode(path)] for path in (b"a\xffb", b"a\xf0\x9f\x98b", b"x\xed\xa0\x80y")
+] + [["--files", os.fsdecode(b"\xc3")], ["-f", NOT_UTF8, "a.txt"],
+     ["--ignore-file", NOT_UTF8, "alpha", "a.txt"]]
+
+
+@pytest.mark.skipif(os.name == "nt", reason="a path that is not UTF-8 is POSIX's")
+@pytest.mark.parametrize("flags", BAD_VALUE_ARGS + LOSSY_PATH_ARGS, ids=ascii)
+def test_values_and_paths_that_are_not_utf8(isolated, reference_rg, flags):
+    Path("a.txt").write_bytes(b"alpha beta\n")
     argv = ["--sort", "path", *flags]
     assert run_shellfree(argv) == run_rg(reference_rg, argv)

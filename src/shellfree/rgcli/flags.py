@@ -366,6 +366,26 @@ _VALUES: dict[str, _Value] = {
 }
 
 
+_PATH_VALUES = frozenset({"-f", "--file", "--ignore-file"})
+_SEPARATOR_VALUES = frozenset({"--context-separator", "--field-match-separator",
+                               "--field-context-separator"})
+
+
+def _set_value(args: RgArgs, flag: str, value: bytes) -> None:
+    """Hand *value* to *flag*'s setter; rg refuses a value that is not UTF-8 unless it is a
+    path (a pattern or a replacement included), in these words."""
+    if flag not in _PATH_VALUES:
+        try:
+            value.decode("utf-8")
+        except UnicodeDecodeError:
+            if flag in _SEPARATOR_VALUES:
+                raise UsageError(
+                    f"error parsing flag {flag}: separator must be valid UTF-8 (use escape "
+                    "sequences to provide a separator that is not valid UTF-8)") from None
+            raise UsageError(f"error parsing flag {flag}: value is not valid UTF-8") from None
+    _VALUES[flag](args, flag, value)
+
+
 def _separator(flag: str, value: bytes) -> bytes | None:
     value = _unescape(value)
     if not value:
@@ -437,7 +457,7 @@ def parse_args(argv: list[bytes]) -> RgArgs:
                     raise UsageError(
                         f"missing value for flag {name}: missing argument for option '{name}'"
                     )
-                _VALUES[name](args, name, value)
+                _set_value(args, name, value)
             else:
                 raise UsageError(f"unrecognized flag {name}")
             continue
@@ -459,7 +479,7 @@ def parse_args(argv: list[bytes]) -> RgArgs:
                     raise UsageError(
                         f"missing value for flag {flag}: missing argument for option '{flag}'"
                     )
-                _VALUES[flag](args, flag, value)  # rg names the flag as it was typed
+                _set_value(args, flag, value)  # rg names the flag as it was typed
                 break
             else:
                 raise UsageError(f"unrecognized flag {flag}")

@@ -76,13 +76,19 @@ class Invocation:
         elif self.quiet_ignore_messages:
             return
         if not self.quiet_messages:
-            self.stderr.write(b"rg: " + os.fsencode(text) + b"\n")
+            self.stderr.write(b"rg: " + message_bytes(text) + b"\n")
 
     def fatal(self, text: str) -> int:
         """An error that ends the run before any search; --no-messages does not hide it."""
         self.errored = True
-        self.stderr.write(b"rg: " + os.fsencode(text) + b"\n")
+        self.stderr.write(b"rg: " + message_bytes(text) + b"\n")
         return 2
+
+
+def message_bytes(text: str) -> bytes:
+    """*text* (a path's bytes kept as surrogate escapes) as rg writes a message: what is not
+    UTF-8 in it shown as U+FFFD, as Rust's ``Path::display`` shows it."""
+    return os.fsencode(text).decode("utf-8", "replace").encode("utf-8")
 
 
 def _default_threads() -> int:
@@ -295,7 +301,7 @@ def run(
     try:
         args = parse_args(argv)
     except UsageError as err:
-        stderr.write(b"rg: " + os.fsencode(str(err)) + b"\n")
+        stderr.write(b"rg: " + message_bytes(str(err)) + b"\n")
         return 2
     if args.version:
         stdout.write(f"shellfree rg {__version__} (compatible with ripgrep 15.1.0)\n".encode())
