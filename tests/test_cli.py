@@ -22,10 +22,45 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _shellfree(args: list[str], cwd: Path | str | None = None,
-               stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+               stdin: bytes | None = None, config: str | None = None
+               ) -> subprocess.CompletedProcess[bytes]:
+    env = {k: v for k, v in os.environ.items() if k != "RIPGREP_CONFIG_PATH"}
+    env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    if config is not None:
+        env["RIPGREP_CONFIG_PATH"] = config
     return subprocess.run([sys.executable, "-m", "shellfree", *args], cwd=cwd, input=stdin,
                           capture_output=True, env=env, check=False)
+
+
+# rg prepends the arguments of the file RIPGREP_CONFIG_PATH names (one a line, trimmed of
+# Unicode white space, "#" lines and blank ones skipped) unless the command line says
+# --no-config; a file it cannot read gets a message. shellfree rg ignored the variable.
+CONFIGS = {
+    "flags": b"--ignore-case\n  # a comment\n\n  -n  \r\n",
+    "pattern": b"hello\n",
+    "unknown": b"--bogus\n",
+    "spaces": "\u00a0-n\u3000\n\x1c-i\n".encode(),
+    "missing": None,
+    "directory": None,
+    "empty-variable": None,
+}
+
+
+@pytest.mark.parametrize("args", [["HELLO", "a.txt"], ["--no-config", "HELLO", "a.txt"],
+                                  ["a.txt"], ["-e", "--no-config", "a.txt"]], ids=" ".join)
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_rg_reads_ripgrep_config_path_as_rg_does(tmp_path, reference_rg, name, args):
+    (tmp_path / "a.txt").write_bytes(b"hello\nHELLO there\n")
+    (tmp_path / "directory").mkdir()
+    config = str(tmp_path / name) if name != "empty-variable" else ""
+    if CONFIGS[name] is not None:
+        (tmp_path / name).write_bytes(CONFIGS[name])
+    ours = _shellfree(["rg", *args], cwd=tmp_path, config=config)
+    env = {**os.environ, "RIPGREP_CONFIG_PATH": config}
+    theirs = subprocess.run([reference_rg, *args], cwd=tmp_path, capture_output=True, env=env,
+                            stdin=subprocess.DEVNULL, check=False)
+    assert (ours.stdout, ours.stderr, ours.returncode) == \
+        (theirs.stdout, theirs.stderr, theirs.returncode)
 
 
 class TestVersionAndHelp:

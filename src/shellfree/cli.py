@@ -161,13 +161,14 @@ def _parser() -> "argparse.ArgumentParser":
 
 
 def _rg(argv: list[str]) -> int:
+    from shellfree.rgcli.config import config_args
     from shellfree.rgcli.run import run
 
+    args = _argv_bytes(argv)
+    args = config_args(args, sys.stderr.buffer) + args
     stdout = _Stdout(_block_buffered(sys.stdout.buffer))
     try:
-        status = run(
-            _argv_bytes(argv), stdout, sys.stderr.buffer, sys.stdin.buffer, may_fork=True
-        )
+        status = run(args, stdout, sys.stderr.buffer, sys.stdin.buffer, may_fork=True)
         stdout.flush()
     except _ReaderLeft:
         # rg stops silently when the reader goes away.

@@ -23,6 +23,7 @@ class RgArgs(Record, mutable=True):
     """The command line as typed, after rg's override rules (later flags win)."""
 
     positional: list[bytes] = Factory(list)
+    no_config: bool = False  # --no-config: RIPGREP_CONFIG_PATH is not read (rgcli/config.py)
     # -e PATTERN and -f FILE in their order on the command line, which is the order of the
     # patterns (the first of two alternatives that match at one place wins): (False, the
     # pattern) or (True, the file's path).
@@ -239,7 +240,7 @@ _SWITCHES: dict[str, _Switch] = {
     "--ignore-messages": lambda a: setattr(a, "no_ignore_messages", False),
     "--one-file-system": lambda a: setattr(a, "one_file_system", True),
     "--no-one-file-system": lambda a: setattr(a, "one_file_system", False),
-    "--no-config": lambda a: None,  # shellfree never reads an rg config file
+    "--no-config": lambda a: setattr(a, "no_config", True),  # see rgcli/config.py
     "--version": lambda a: setattr(a, "version", True),
     "-V": lambda a: setattr(a, "version", True),
     "--help": lambda a: setattr(a, "help", True),
