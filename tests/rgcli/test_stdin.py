@@ -275,3 +275,54 @@ def test_a_failing_stdin_read_is_reported_not_raised(args):
     assert err.getvalue() == f"rg: <stdin>: {text}\n".encode()
     if args[0] == b"alpha":
         assert out.getvalue().startswith(b"one alpha\n")
+
+
+class _Trickle(io.RawIOBase):
+    """Standard input that hands over a few bytes at a time, as a slow writer's pipe does."""
+
+    def __init__(self, data: bytes, rnd) -> None:
+        self._data, self._rnd = data, rnd
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        if size < 0:
+            size = len(self._data)
+        else:
+            size = min(size, self._rnd.choice([1, 3, 7, 20, 64, 500, 5000]))
+        data, self._data = self._data[:size], self._data[size:]
+        return data
+
+
+def test_context_lines_across_reads_agree_with_rg(monkeypatch, reference_rg):
+    # Every read of a trickling stream searched as it comes, with the lines before it that
+    # context needs: the output is rg's over the whole input, whatever the reads' sizes
+    # (no NUL: then only the fills rg reads from a file would tell).
+    import random
+
+    import shellfree.rgcli.stdin_stream as stdin_stream
+
+    monkeypatch.setattr(stdin_stream, "_BATCH", 1)
+    rnd = random.Random(29)
+    words = [b"alpha", b"beta", b"x", b"gamma delta", b"", b"alphabet", b"  alpha  "]
+    flags = [["-n"], ["-b"], ["--column"], ["-o"], ["-H"], ["--no-context-separator"],
+             ["--context-separator=XX"], ["-w"], ["--crlf"], ["-M5"], ["--trim"], ["-r", "R"],
+             ["--vimgrep"], ["-v"]]
+    for case in range(150):
+        lines = [b" ".join(rnd.choice(words) for _ in range(rnd.randint(0, 3)))
+                 for _ in range(rnd.randint(0, 60))]
+        data = b"\n".join(lines) + (b"\n" if rnd.random() < 0.9 else b"")
+        if rnd.random() < 0.2:
+            data = data.replace(b"\n", b"\r\n")
+        args = [rnd.choice(["-A", "-B", "-C"]) + str(rnd.randint(0, 4))]
+        for chosen in rnd.sample(flags, rnd.randint(0, 3)):
+            args += chosen
+        args += [rnd.choice(["alpha", "beta", "^$", "x$", "^alpha", "gamma|beta"]), "-"]
+        theirs = subprocess.run([reference_rg, "--no-config", *args], input=data,
+                                capture_output=True)
+        out, err = io.BytesIO(), io.BytesIO()
+        status = run([os.fsencode(a) for a in ["--no-config", *args]], out, err,
+                     _Trickle(data, random.Random(case)))
+        assert (out.getvalue(), err.getvalue(), status) == \
+            (theirs.stdout, theirs.stderr, theirs.returncode), (case, args, data)
