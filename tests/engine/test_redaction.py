@@ -92,6 +92,21 @@ class TestAssignments:
     def test_secret_files(self, text, expected):
         assert redact(text, file_read=True, secret_file=True) == expected
 
+    @pytest.mark.parametrize("text, expected", [
+        ('export DB_PASSWORD="correct horse battery staple"',
+         'export DB_PASSWORD="«redacted-secret»"'),
+        ("export API_TOKEN='tok en with spaces'", "export API_TOKEN='«redacted-secret»'"),
+        ('SECRET="it\'s here" # note', 'SECRET="«redacted-secret»" # note'),
+        ('password="a b c" other', 'password="«redacted-secret»" other'),
+        ('db.password="x y"', 'db.password="«redacted-secret»"'),
+        ('api_key="abc def"', 'api_key="«redacted-secret»"'),
+        ('API_KEY="no closing quote', 'API_KEY=«redacted-secret» closing quote'),
+        ('NAME="John Smith"', 'NAME="John Smith"'), ('DB_PASSWORD=""', 'DB_PASSWORD=""'),
+    ])
+    def test_a_quoted_value_is_redacted_to_its_closing_quote(self, text, expected):
+        # Hermes' forms stop at the first space: "horse battery staple" stayed in view.
+        assert redact(text, file_read=True, secret_file=True) == expected
+
     @pytest.mark.parametrize("text", [
         "KEYBOARD=qwerty", "SORT_KEY=name", "API_KEY=os.getenv('X')", "author: me",
         "HOME_PATH=/usr/local/bin", "tokenizer=bert", "API_KEY=***",

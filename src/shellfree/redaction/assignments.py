@@ -3,6 +3,10 @@
 These passes run only for secret-bearing files (or text that is not file content): in ordinary
 source files, an assignment of an ordinary-looking value is code, not a leak. Each form is a
 compiled regex plus the decision :func:`should_redact`, shared by every form.
+
+One deliberate change from the contract: a value in quotes is redacted up to its closing quote
+on the line. Hermes' forms end a value at the first white space, so in a ``.bashrc`` holding
+``export DB_PASSWORD="correct horse battery staple"`` three of the four words stayed in view.
 """
 
 from __future__ import annotations
@@ -114,18 +118,29 @@ def should_redact(key: str, value: str) -> bool:
 # -- The forms ------------------------------------------------------------------------------------
 
 _GUTTER = r"[ \t]*(?:\d+[|:\-][ \t]*|\d+\t[ \t]*)?"
+
+
+def _value(unquoted: str) -> str:
+    # A value in quotes runs to the closing quote on its line, spaces included: Hermes' forms
+    # stop at the first space, so `export DB_PASSWORD="correct horse battery staple"` kept
+    # "horse battery staple" in view (a defect of the contract's regexes, fixed here). Without
+    # a closing quote, or without quotes, the contract's *unquoted* class applies.
+    return (r"""(?P<q>["'])?(?P<value>(?(q)(?:(?!(?P=q))[^\n])+|%s))(?(q)(?P=q))"""
+            % unquoted)
+
+
 _ENV = re.compile(
     r"""(?<![A-Za-z0-9_])(?P<key>[A-Z][A-Z0-9_]*)(?P<sep>[ \t]*=[ \t]*)"""
-    r"""(?P<q>["']?)(?P<value>[^\s"'&;]+)(?P=q)""")
+    + _value(r"""[^\s"'&;]+"""))
 _LOWER = re.compile(
     r"""(?<![A-Za-z0-9_])(?P<key>[a-z0-9_]*_(?:%s))(?![A-Za-z0-9])(?P<sep>[ \t]*=[ \t]*)"""
-    r"""(?P<q>["']?)(?P<value>[^\s"'&;]+)(?P=q)""" % "|".join(rules.LOWER_KEY_WORDS))
+    % "|".join(rules.LOWER_KEY_WORDS) + _value(r"""[^\s"'&;]+"""))
 _DOTTED = re.compile(
     r"(?<![A-Za-z0-9_.])(?P<key>[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.[A-Za-z0-9_-]+)"
-    r"(?P<sep>[ \t]*=[ \t]*)(?P<value>[^\s&]+)")
+    r"(?P<sep>[ \t]*=[ \t]*)" + _value(r"[^\s&]+"))
 _LINE = re.compile(
     r"(?m)^(?P<lead>%s(?:export[ \t]+)?)(?P<key>[A-Za-z_][A-Za-z0-9_]*)"
-    r"(?P<sep>[ \t]*=[ \t]*)(?P<value>[^\s&]+)" % _GUTTER)
+    r"(?P<sep>[ \t]*=[ \t]*)" % _GUTTER + _value(r"[^\s&]+"))
 _JSON_KEYS = "|".join(rules.JSON_SECRET_KEYS)
 _JSON = re.compile(
     r'(?i)(?P<pre>"(?:%s)"\s*:\s*")(?P<value>[^"\\\n]*(?:\\.[^"\\\n]*)*)(?P<post>")' % _JSON_KEYS)
@@ -154,7 +169,7 @@ def redact_assignments(text: str, mask: Mask) -> str:
         key, value = m.group("key"), m.group("value")
         if not any(w in key for w in rules.ENV_KEY_WORDS) or not should_redact(key, value):
             return m.group(0)
-        q = m.group("q")
+        q = m.group("q") or ""
         return f"{key}{m.group('sep')}{q}{mask(value)}{q}"
 
     def plain(m: re.Match[str]) -> str:
