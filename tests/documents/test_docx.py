@@ -231,3 +231,21 @@ class TestCorruptDocx:
             "flipped.docx: Corrupt DOCX file: its zip data is damaged "
             "(Bad CRC-32 for file 'word/document.xml')"
         )
+
+
+def test_page_and_column_breaks_are_line_breaks():
+    # §2.9: w:br and w:cr are newlines. python-docx's run text turns a page or a column break
+    # into nothing, which ran the words on either side together.
+    from docx.enum.text import WD_BREAK
+
+    document = Document()
+    run = document.add_paragraph().add_run("end of page one")
+    run.add_break(WD_BREAK.PAGE)
+    run.add_text("start of page two")
+    run = document.add_paragraph().add_run("col A")
+    run.add_break(WD_BREAK.COLUMN)
+    run.add_text("col B\tand a tab")
+    run.add_break()
+    run.add_text("wrapped")
+    text = extract_document("breaks.docx", save_docx(document)).text
+    assert text == ("end of page one\nstart of page two\ncol A\ncol B\tand a tab\nwrapped\n")

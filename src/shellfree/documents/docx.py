@@ -25,6 +25,9 @@ _MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fal
 # A run under one of these is not part of the paragraph's own visible text: a nested paragraph
 # (text box), the legacy copy of a drawing that Word writes beside the modern one, moved text.
 _NOT_OWN = frozenset({_W + "p", _MC_FALLBACK, _W + "moveFrom"})
+# The children of a run that hold its text, as python-docx's CT_R.text reads them.
+_RUN_TEXT = tuple(_W + tag for tag in ("br", "cr", "noBreakHyphen", "ptab", "t", "tab"))
+_BR = _W + "br"
 _DUPLICATE = frozenset({_MC_FALLBACK})
 _HEADING_STYLE = re.compile(r"heading ([1-9])", re.IGNORECASE)
 _CELL_SPACE = re.compile(r"[\t\n]+")
@@ -89,7 +92,18 @@ def _paragraph_text(p) -> str:
     those in a text box (a paragraph of its own) and moved-away text; deleted text is stored
     as w:delText, which a run's text leaves out anyway.
     """
-    return "".join(run.text for run in p.iter(_W + "r") if _is_own(run, p))
+    return "".join(_run_text(run) for run in p.iter(_W + "r") if _is_own(run, p))
+
+
+def _run_text(run) -> str:
+    """A run's text as python-docx's ``CT_R.text`` reads it, except that every ``w:br`` is a
+    line break: python-docx turns a page or column break into nothing, which ran the words on
+    either side together ("end of page onestart of page two"); the contract has w:br and
+    w:cr as newlines (§2.9)."""
+    parts = []
+    for child in run.iterchildren(*_RUN_TEXT):
+        parts.append("\n" if child.tag == _BR else str(child))
+    return "".join(parts)
 
 
 def _is_own(element, owner, excluded: frozenset[str] = _NOT_OWN) -> bool:
