@@ -157,7 +157,7 @@ class TestInputSize:
         with pytest.raises(DocumentError) as info:
             extract_document("big.pdf", bytes(MAX_INPUT_BYTES + 1))
         assert str(info.value) == (
-            "big.pdf: Document too large to extract (52,428,801 bytes, limit is 52,428,800)"
+            "big.pdf: Document too large to convert (52,428,801 bytes, limit is 52,428,800)"
         )
 
     def test_file_over_the_cap_is_not_read(self, tmp_path):
@@ -167,7 +167,7 @@ class TestInputSize:
         with pytest.raises(DocumentError) as info:
             extract_document(path)
         assert str(info.value) == (
-            f"{path}: Document too large to extract (157,286,400 bytes, limit is 52,428,800)"
+            f"{path}: Document too large to convert (157,286,400 bytes, limit is 52,428,800)"
         )
 
 

@@ -147,6 +147,20 @@ class TestExtractXlsx:
         )
         assert result.warnings == ("sheet 'Sheet': cells beyond column 256 left out",)
 
+    def test_the_cut_at_the_column_cap_drops_trailing_empty_cells(self):
+        # A row whose cells under the cap end empty ends there too, as every row does: not
+        # in 255 tabs, and a row with values only past the cap is an empty line.
+        workbook = Workbook()
+        sheet = workbook.active
+        sheet["A1"] = "a"
+        sheet.cell(row=1, column=300, value="far")
+        sheet.cell(row=2, column=300, value="far")
+        sheet["A3"] = "end"
+        result = extract_document("wide.xlsx", save_xlsx(workbook))
+        assert result.text == (
+            "# ── Sheet: Sheet ──\na\n\nend\n"
+            "… [2 of the rows above have cells beyond column 256, not shown]\n")
+
     @pytest.mark.parametrize("dimension", ["A1", "A1:XFD1048576"])
     def test_wrong_dimension_is_ignored(self, dimension):
         # Too small a <dimension> would hide rows; too large would pad a million empty rows.

@@ -98,7 +98,8 @@ def _read(name: str) -> bytes:
 
 
 def _too_large(name: str, size: int) -> DocumentError:
+    # The contract's words for its converter's 50 MiB input cap (§2.9).
     return DocumentError(
         name,
-        f"Document too large to extract ({size:,} bytes, limit is {MAX_INPUT_BYTES:,})",
+        f"Document too large to convert ({size:,} bytes, limit is {MAX_INPUT_BYTES:,})",
     )

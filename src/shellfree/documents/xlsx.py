@@ -117,7 +117,9 @@ def _sheet_block(sheet, notes: list[str]) -> str:
         if len(shown) < XLSX_MAX_ROWS:
             if len(cells) > XLSX_MAX_COLS:
                 wide_rows += 1
-                cells = cells[:XLSX_MAX_COLS]
+                # What is left may end in empty cells: a row whose only value lies past the
+                # cap is an empty line, not 255 tabs.
+                cells = _trim(cells[:XLSX_MAX_COLS])
             shown.extend([""] * min(blank_run, XLSX_MAX_ROWS - len(shown)))
             shown.append("\t".join(_format(value) for value in cells))
             del shown[XLSX_MAX_ROWS:]
