@@ -37,9 +37,13 @@ class TestExtractPdf:
         # 2 of 5 pages without text (one has only a page number, under 20 characters).
         pages = [FILLER, [], FILLER, ["Page 4"], FILLER]
         result = extract_document("scan.pdf", build_pdf(pages))
+        # The contract's form (§2.9): its first sentence, then a line per gap saying which
+        # text it follows.
         warning = (
-            "[EXTRACTION COVERAGE WARNING: 2 of 5 pages in this PDF yielded no text (pages 2, 4). "
-            "They are probably scanned images or figures, so their content is MISSING below. "
+            "[EXTRACTION COVERAGE WARNING: 2 of 5 pages in this PDF yielded no text. "
+            "They are probably scanned images or figures, so their content is MISSING below:\n"
+            '  page 2 (1 page) — after "This page has a proper text layer." (p1)\n'
+            '  page 4 (1 page) — after "This page has a proper text layer." (p3)\n'
             "To read them, render them to images and OCR them (e.g. pdftoppm -png -r 150, then "
             "tesseract).]"
         )
@@ -61,8 +65,8 @@ class TestExtractPdf:
     def test_single_page_without_text(self):
         result = extract_document("scan.pdf", build_pdf([[]]))
         warning = (
-            "[NEEDS OCR: this 1-page PDF has no usable text layer (it is probably a scanned "
-            "image) — its content is MISSING below. To read it, render it to images and OCR it "
+            "[NEEDS OCR: page 1 of this PDF is a scanned image with no text layer — its content "
+            "is MISSING below. To read it, render it to images and OCR it "
             "(e.g. pdftoppm -png -r 150, then tesseract).]"
         )
         assert result == Extraction(f"{warning}\n\n# ── Page 1 ──\n(no text on this page)\n", "pdf", (warning,))
@@ -70,8 +74,8 @@ class TestExtractPdf:
     def test_all_pages_without_text(self):
         result = extract_document("scan.pdf", build_pdf([[], [], []]))
         assert result.warnings == (
-            "[NEEDS OCR: none of the 3 pages of this PDF has a usable text layer (they are "
-            "probably scanned images) — their content is MISSING below. To read them, render "
+            "[NEEDS OCR: pages 1-3 of this PDF are scanned images with no text layer — their "
+            "content is MISSING below. To read them, render "
             "them to images and OCR them (e.g. pdftoppm -png -r 150, then tesseract).]",
         )
         assert result.text.count("(no text on this page)") == 3
@@ -96,8 +100,9 @@ class TestExtractPdf:
             "(could not extract text from this page: ValueError: bad content stream)\n"
         )
         assert result.warnings[0].startswith(
-            "[EXTRACTION COVERAGE WARNING: 2 of 3 pages in this PDF yielded no text (pages 2-3)."
+            "[EXTRACTION COVERAGE WARNING: 2 of 3 pages in this PDF yielded no text. "
         )
+        assert '\n  pages 2-3 (2 pages) — after "' in result.warnings[0]
 
     def test_owner_password_only_opens(self):
         # Encrypted for permissions only: the empty user password opens it, as in any viewer.
@@ -164,11 +169,17 @@ class TestCoverageThresholds:
     def test_ranges_are_capped(self):
         empty = list(range(1, 100, 2))  # 50 separate pages
         warning = coverage_warning(empty, 100)
-        ranges = ", ".join(str(n) for n in range(1, 40, 2))
-        assert f"(pages {ranges} and 30 more ranges)" in warning
+        gaps = [f"  page {n} (1 page) — " + ("at the start of the document" if n == 1
+                                              else f"after page {n - 1}")
+                for n in range(1, 40, 2)]
+        assert warning.split("\n")[1:-1] == [*gaps, "  … and 30 more gaps"]
 
     def test_runs_become_ranges(self):
-        assert "(pages 2-4, 7, 9-10)" in coverage_warning([2, 3, 4, 7, 9, 10], 10)
+        texts = ["x" * 30, "", "", "", "word " * 20, "", "tail text", "", "", ""]
+        assert coverage_warning([2, 3, 4, 6, 8, 9, 10], 10, texts).split("\n")[1:-1] == [
+            '  pages 2-4 (3 pages) — after "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" (p1)',
+            '  page 6 (1 page) — after "…word word word word word word word word" (p5)',
+            '  pages 8-10 (3 pages) — after "tail text" (p7)']
 
 
 class TestBadPdf:

@@ -52,7 +52,7 @@ def extract(data: bytes, path: str) -> Extraction:
     empty = [
         n for n, (text, ok) in enumerate(texts, 1) if not ok or len(text) < PDF_EMPTY_PAGE_CHARS
     ]
-    warning = coverage_warning(empty, len(texts))
+    warning = coverage_warning(empty, len(texts), [text for text, _ in texts])
     blocks = [f"{warning}\n"] if warning else []
     for number, (text, _) in enumerate(texts, 1):
         blocks.append(f"# ── Page {number} ──\n{text or '(no text on this page)'}\n")
@@ -118,46 +118,68 @@ def _page_text(page) -> tuple[str, bool]:
         return f"(could not extract text from this page: {describe(exc, with_type=True)})", False
 
 
-def coverage_warning(empty: list[int], total: int) -> str:
+def coverage_warning(empty: list[int], total: int, texts: list[str] | None = None) -> str:
     """The header naming the pages without text, or "" when too few are missing to warn.
 
     *empty* lists the 1-based numbers of pages whose stripped text is shorter than
-    `PDF_EMPTY_PAGE_CHARS`; *total* is the page count.
+    `PDF_EMPTY_PAGE_CHARS`; *total* is the page count; *texts*, the pages' texts, lets each gap
+    say which text it follows. The wording follows the contract's (§2.9, from a Hermes fork:
+    the header's first sentence, a line per gap as ``  page 3 (1 page) — after "…" (p2)``, at
+    most `PDF_WARN_MAX_RANGES` of them, and the NEEDS OCR form when no page has text).
     """
     k = len(empty)
     if total and k == total:
         if total == 1:
             return (
-                "[NEEDS OCR: this 1-page PDF has no usable text layer (it is probably a scanned "
-                f"image) — its content is MISSING below. To read it, {_OCR_HOW.format(them='it')}.]"
+                "[NEEDS OCR: page 1 of this PDF is a scanned image with no text layer — its "
+                f"content is MISSING below. To read it, {_OCR_HOW.format(them='it')}.]"
             )
         return (
-            f"[NEEDS OCR: none of the {total} pages of this PDF has a usable text layer (they are "
-            "probably scanned images) — their content is MISSING below. To read them, "
+            f"[NEEDS OCR: pages 1-{total} of this PDF are scanned images with no text layer — "
+            "their content is MISSING below. To read them, "
             f"{_OCR_HOW.format(them='them')}.]"
         )
     if total < 2 or k < PDF_WARN_MIN_EMPTY:
         return ""
     if k / total < PDF_WARN_MIN_FRACTION and k < PDF_WARN_ALWAYS_EMPTY:
         return ""
-    return (
-        f"[EXTRACTION COVERAGE WARNING: {k} of {total} pages in this PDF yielded no text "
-        f"(pages {_page_ranges(empty)}). They are probably scanned images or figures, so their "
-        f"content is MISSING below. To read them, {_OCR_HOW.format(them='them')}.]"
-    )
+    lines = [f"[EXTRACTION COVERAGE WARNING: {k} of {total} pages in this PDF yielded no text. "
+             "They are probably scanned images or figures, so their content is MISSING below:"]
+    gaps = _runs(empty)
+    for first, last in gaps[:PDF_WARN_MAX_RANGES]:
+        count = last - first + 1
+        where = f"page {first}" if count == 1 else f"pages {first}-{last}"
+        lines.append(f"  {where} ({count} page{'s' if count > 1 else ''}) — "
+                     + _after(first - 1, texts))
+    if len(gaps) > PDF_WARN_MAX_RANGES:
+        lines.append(f"  … and {len(gaps) - PDF_WARN_MAX_RANGES} more gaps")
+    lines.append(f"To read them, {_OCR_HOW.format(them='them')}.]")
+    return "\n".join(lines)
 
 
-def _page_ranges(pages: list[int]) -> str:
-    """``"2, 4-6, 9"`` for [2, 4, 5, 6, 9]; at most `PDF_WARN_MAX_RANGES` ranges are named."""
+_SNIPPET_CHARS = 40
+
+
+def _after(page: int, texts: list[str] | None) -> str:
+    """Where a gap starts: after the end of page *page*'s text (0: before any page)."""
+    if page < 1:
+        return "at the start of the document"
+    if texts is None:
+        return f"after page {page}"
+    words = " ".join(texts[page - 1].split())
+    tail = words if len(words) <= _SNIPPET_CHARS else "…" + words[-_SNIPPET_CHARS:].lstrip()
+    return f'after "{tail}" (p{page})'
+
+
+def _runs(pages: list[int]) -> list[tuple[int, int]]:
+    """[(2, 2), (4, 6), (9, 9)] for [2, 4, 5, 6, 9]."""
     ranges: list[tuple[int, int]] = []
     for page in pages:
         if ranges and page == ranges[-1][1] + 1:
             ranges[-1] = (ranges[-1][0], page)
         else:
             ranges.append((page, page))
-    named = [f"{a}" if a == b else f"{a}-{b}" for a, b in ranges[:PDF_WARN_MAX_RANGES]]
-    more = len(ranges) - PDF_WARN_MAX_RANGES
-    return ", ".join(named) + (f" and {more} more ranges" if more > 0 else "")
+    return ranges
 
 
 class _PypdfLog(logging.Handler):
