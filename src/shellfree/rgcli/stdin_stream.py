@@ -386,7 +386,7 @@ def _after_binary_in_context(command, config, shown: bytes, lines: _LineBuffer, 
     cut = len(data) if lines.eof else data.rfind(b"\n") + 1
     lines.pending = data[cut:]
     rest, first_line = data[:cut], place.line_count + 1  # numbers of the fill's lines
-    owed = place.last_match and place.last_match + place.after >= first_line
+    owed = place.last_match > 0 and place.last_match + place.after >= first_line
     while True:
         found = search_bytes(rest, command.matcher, plain)
         if found.lines or owed or lines.eof:
