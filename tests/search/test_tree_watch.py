@@ -149,10 +149,23 @@ def mode_change(root):
     os.chmod(root / "sub" / "c.txt", 0o000)
 
 
+def hard_link_written_through(root):
+    # The kernel reports the write under the new name only; a.txt was read under its own.
+    os.link(root / "a.txt", root / "sub" / "linked.txt")
+    rewrite_in_place(root / "sub" / "linked.txt", b"needle Lnk\n")
+
+
+def hard_link_made_written_and_removed(root):
+    os.link(root / "a.txt", root / "sub" / "tmp.lnk")
+    rewrite_in_place(root / "sub" / "tmp.lnk", b"needle Gon\n")
+    os.unlink(root / "sub" / "tmp.lnk")
+
+
 CHANGES = [append, same_size_twice, same_size_same_times, create, delete, rename_file,
            replace_by_rename, gitignore_in_place, ignore_file_in_place, new_directory,
            remove_directory, rename_directory, directory_moved_and_recreated,
-           directory_replaced_by_symlink]
+           directory_replaced_by_symlink, hard_link_written_through,
+           hard_link_made_written_and_removed]
 
 
 @pytest.mark.parametrize("change", CHANGES, ids=lambda change: change.__name__)
@@ -172,7 +185,37 @@ def test_a_change_between_runs_is_seen(tree, change, args):
 
 # Text that only the changes above write: before them no file holds it, so every file of a
 # new search for it takes _Search.lane (a watched content the absence test proves empty).
-CHANGED_TEXT = "appended|One|ONE|TWO|new|replaced|fresh|recreated|elsewhere"
+CHANGED_TEXT = "appended|One|ONE|TWO|new|replaced|fresh|recreated|elsewhere|Lnk|Gon"
+
+
+@pytest.mark.parametrize("outside", [False, True], ids=["target-in-tree", "target-outside"])
+def test_an_ignore_file_that_is_a_symlink_follows_its_target(tree, outside):
+    # The target's change is reported under the target's name (or not at all, outside the
+    # tree), never under the link's: the rules were kept under the watch's vouch.
+    target = (tree.parent / "shared_ignore") if outside else (tree / "shared_ignore")
+    write(target, b"*.tmp\n")
+    write(tree / "s" / "x.dat", b"needle dat\n")
+    os.symlink(target, tree / "s" / ".ignore")
+    cache = watched_cache()
+    agree(tree, cache, "-n", "needle")
+    assert b"x.dat" in agree(tree, cache, "-n", "needle")
+    rewrite_in_place(target, b"*.dat\n")
+    assert b"x.dat" not in agree(tree, cache, "-n", "needle")
+
+
+def test_a_search_path_that_is_a_re_pointed_symlink(tree):
+    # Once the link's directory is watched, the link names the directory it led to as one of
+    # its spellings: re-pointing it must end that.
+    write(tree / "one" / "a.txt", b"needle in one\n")
+    write(tree / "two" / "a.txt", b"needle in two\n")
+    os.symlink("one", tree / "link")
+    cache = watched_cache()
+    agree(tree, cache, "-n", "needle")
+    agree(tree, cache, "-n", "needle", "link")
+    agree(tree, cache, "-n", "needle", "link")
+    os.unlink(tree / "link")
+    os.symlink("two", tree / "link")
+    assert b"in two" in agree(tree, cache, "-n", "needle", "link")
 
 
 def printed(output: bytes) -> bytes:

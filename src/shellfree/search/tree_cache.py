@@ -485,7 +485,12 @@ class TreeCache:
             return cached[2]
         vouch = self._vouch_entry(path)
         try:
-            st = os.stat(path)
+            st = os.lstat(path)
+            if stat_module.S_ISLNK(st.st_mode):
+                # An ignore file that is a symlink changes where its target lives, which the
+                # watch of this directory does not report: checked by a stat at every use.
+                vouch = None
+                st = os.stat(path)
         except OSError:
             st = None
         if st is None or not stat_module.S_ISREG(st.st_mode):

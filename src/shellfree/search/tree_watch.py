@@ -22,7 +22,9 @@ What the kernel does not report, so the cache must not rely on the watch for it:
 - a change to a file through another hard link, in a directory that is not watched: a file
   that has more than one link when it is read is never vouched for by the watch (the cache
   checks ``st_nlink``), but a link made later is reported only to watches of the file itself,
-  and the cache watches directories;
+  and the cache watches directories. A link made *in* a watched directory is reported there
+  as a new name: one that has more than one link, or is gone already when the report is read,
+  makes the cache distrust every watch-vouched entry once (:func:`_new_link`);
 - writes through a shared writable memory map, which change pages but make no ``write`` call.
   No file tool writes that way; a program that does is noticed by the ``stat`` check only;
 - a file system mounted over a watched directory below a search root (mounting needs root):
@@ -36,6 +38,7 @@ are simply not watched and their entries are checked by ``stat`` as before.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 
 from shellfree.search.tree_cache import same_place
@@ -64,6 +67,7 @@ IN_UNMOUNT = 0x00002000
 IN_Q_OVERFLOW = 0x00004000
 IN_IGNORED = 0x00008000
 IN_ONLYDIR = 0x01000000
+IN_ISDIR = 0x40000000
 
 _MASK = (IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE
          | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
@@ -216,6 +220,20 @@ class TreeWatch:
         listing_too = bool(mask & _ENTRY_CHANGES)
         for spelling in spellings:
             found.children.append((spelling, child, listing_too))
+        if not listing_too:
+            return
+        if mask & (IN_CREATE | IN_MOVED_TO) and not mask & IN_ISDIR and _new_link(spellings[0], child):
+            # A new name for a file that has others: a write through it is reported under it
+            # alone, not under the names the cache read the file by (the kernel tells only the
+            # file's own watches of its link count). Vouch for nothing read before.
+            found.everything = True
+        for spelling in spellings:
+            # A name that came or went may be how a watched directory was reached (a search
+            # path that is a symlink to it, re-pointed): it now leads elsewhere, though the
+            # directory itself reports nothing.
+            below = (spelling if spelling.endswith(b"/") else spelling + b"/") + child
+            if below in self._watched:
+                self._forget(below)
 
     def _drop(self, wd: int) -> None:
         """Stop watching *wd*, by every spelling, and whatever was watched below them: those
@@ -251,6 +269,17 @@ class TreeWatch:
         if local is None:
             local = self._local = _local_devices(self._mountinfo)
         return local.get(device, False)
+
+
+def _new_link(directory: bytes, name: bytes) -> bool:
+    """Whether the non-directory just created or moved in as *name* may share its file with
+    other names: it has more than one link, or it is gone already (a link made and removed
+    between two searches may have been written through)."""
+    try:
+        st = os.lstat((directory if directory.endswith(b"/") else directory + b"/") + name)
+    except OSError:
+        return True
+    return st.st_nlink > 1 and not stat.S_ISDIR(st.st_mode)
 
 
 def _local_devices(mountinfo: str) -> dict[int, bool]:
