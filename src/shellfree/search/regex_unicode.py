@@ -426,8 +426,8 @@ def _raw(cls, nested: bool = False) -> str:
         body = "[" + inner + "]" if inner is not None else _raw(cls.item, True)
         if nested:
             # EDGE CASE: regex (2026.5.9) takes a set that holds a member and its complement,
-            # [\\s[^\\s]] or [\\d\\P{Nd}], for "any character": it drops a negation around
-            # it ([^\\s\\S] matches "a") and fails to compile a set operation on it (TypeError).
+            # [\s[^\s]] or [\d\P{Nd}], for "any character": it drops a negation around
+            # it ([^\s\S] matches "a") and fails to compile a set operation on it (TypeError).
             # A complement written as a difference is not paired with its member.
             return "[\\x00-\\U0010ffff--" + body + "]"
         return "[^" + body[1:-1] + "]" if inner is not None else "[^" + body + "]"
