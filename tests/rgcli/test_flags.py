@@ -191,3 +191,44 @@ def test_values_and_paths_that_are_not_utf8(isolated, reference_rg, flags):
     Path("a.txt").write_bytes(b"alpha beta\n")
     argv = ["--sort", "path", *flags]
     assert run_shellfree(argv) == run_rg(reference_rg, argv)
+
+
+# An unknown long flag gets rg's "similar flags that are available" line (its flag table, the
+# three-character pieces' Jaccard index at 0.4); an rg flag shellfree refuses gets none.
+def _misspellings(count: int) -> list[str]:
+    import random
+
+    from shellfree.rgcli.flag_names import RG_FLAG_NAMES
+
+    names = [name for names in RG_FLAG_NAMES for name in names]
+    rnd = random.Random(29)
+    out = ["hiden", "count-match", "no-ignor", "context-sep", "max-count5", "xo-filename",
+           "pce2-unicode", "enncoding", "Hidden", "HIDEN", "colour", "hiden=1"]
+    while len(out) < count:
+        name = list(rnd.choice(names))
+        for _ in range(rnd.randint(1, 3)):
+            at = rnd.randrange(len(name))
+            choice = rnd.random()
+            if choice < 0.4 and len(name) > 3:
+                del name[at]
+            elif choice < 0.7:
+                name.insert(at, rnd.choice("abcdefghijklmnopqrstuvwxyz-"))
+            else:
+                name[at] = rnd.choice("abcdefghijklmnopqrstuvwxyz-")
+        text = "".join(name).strip("-")
+        if text and text not in names:
+            out.append(text)
+    return out
+
+
+@pytest.mark.parametrize("name", _misspellings(120))
+def test_an_unknown_flag_gets_rgs_suggestions(isolated, reference_rg, name):
+    Path("a.txt").write_bytes(b"alpha\n")
+    argv = ["--" + name, "alpha", "a.txt"]
+    assert run_shellfree(argv) == run_rg(reference_rg, argv)
+
+
+def test_a_refused_rg_flag_gets_no_suggestions(isolated):
+    Path("a.txt").write_bytes(b"alpha\n")
+    assert run_shellfree(["--type", "py", "alpha", "a.txt"]) == (
+        b"", b"rg: unrecognized flag --type\n", 2)

@@ -367,6 +367,19 @@ _VALUES: dict[str, _Value] = {
 }
 
 
+def _unknown(flag: str) -> str:
+    """rg's error for the unknown long flag *flag*, with its suggestions of similar ones; an
+    rg flag shellfree refuses gets none (rg would not refuse it)."""
+    from shellfree.rgcli.flag_names import is_rg_flag, similar_flags
+
+    message = f"unrecognized flag {flag}"
+    bare = flag[2:]
+    similar = [] if is_rg_flag(bare) else similar_flags(bare)
+    if similar:
+        message += "\n\nsimilar flags that are available: " + ", ".join(similar)
+    return message
+
+
 _PATH_VALUES = frozenset({"-f", "--file", "--ignore-file"})
 _SEPARATOR_VALUES = frozenset({"--context-separator", "--field-match-separator",
                                "--field-context-separator"})
@@ -460,7 +473,7 @@ def parse_args(argv: list[bytes]) -> RgArgs:
                     )
                 _set_value(args, name, value)
             else:
-                raise UsageError(f"unrecognized flag {name}")
+                raise UsageError(_unknown(name))
             continue
         # A cluster of short flags: "-uuL", "-j1", "-gGLOB", "-e" "PATTERN".
         j = 1
