@@ -268,9 +268,10 @@ def _search_batch(command, config, shown: bytes, batch: list[bytes], place: _Pla
         config = replace(config, max_count=place.left)
     tail, tail_lines = place.tail, place.tail_lines
     searched = tail + data if tail else data
+    data_lines = data.count(b"\n")
     result = search_bytes(searched, command.matcher, config)
     if place.before or place.after:
-        _keep_tail(place, searched, result)
+        _keep_tail(place, searched, tail_lines + data_lines, result)
         _drop_printed(result, place.printed_up_to - (place.line_count - tail_lines))
     if result.lines:
         for line in result.lines:
@@ -289,7 +290,7 @@ def _search_batch(command, config, shown: bytes, batch: list[bytes], place: _Pla
             # --line-buffered, or to a terminal; shellfree into a pipe as well).
             command.out.stdout.flush()
     place.offset += len(data)
-    place.line_count += data.count(b"\n")
+    place.line_count += data_lines
     if place.left is not None:
         place.left -= result.matched_lines
 
@@ -307,13 +308,13 @@ def _drop_printed(result: FileResult, printed: int) -> None:
     result.lines = kept
 
 
-def _keep_tail(place: _Place, whole: bytes, result: FileResult) -> None:
-    """Keep as the next batch's tail the last lines of *whole* (the tail and the batch, whose
-    search gave *result*) it may need: the last -B, and those from the last selected line on
-    while that line's -A lines are not all read; and one line more, as rg's roll keeps -B + 1
-    lines (line_buffer._roll). Note where the roll leaves rg's buffer: at the start of those
-    -B + 1 lines, or past the last line handed to the printer, or where it was."""
-    ends = whole.count(b"\n")
+def _keep_tail(place: _Place, whole: bytes, ends: int, result: FileResult) -> None:
+    """Keep as the next batch's tail the last lines of *whole* (the tail and the batch, *ends*
+    lines, whose search gave *result*) it may need: the last -B, and those from the last
+    selected line on while that line's -A lines are not all read; and one line more, as rg's
+    roll keeps -B + 1 lines (line_buffer._roll). Note where the roll leaves rg's buffer: at the
+    start of those -B + 1 lines, or past the last line handed to the printer, or where it
+    was."""
     keep = place.before + 1
     for line in reversed(result.lines):
         if line is not None and line.kind == "match":
@@ -325,18 +326,8 @@ def _keep_tail(place: _Place, whole: bytes, result: FileResult) -> None:
     last = next((line for line in reversed(result.lines) if line is not None), None)
     handed = base + last.offset + len(last.text) if last is not None else 0
     place.kept = max(place.kept, roll, handed)
-    place.tail = whole[_last_lines(whole, keep):]
-    place.tail_lines = place.tail.count(b"\n")
-
-
-def _last_lines(data: bytes, count: int) -> int:
-    """Where the last *count* lines of *data* (whole lines) start."""
-    start = len(data)
-    for _ in range(count):
-        if start == 0:
-            break
-        start = data.rfind(b"\n", 0, start - 1) + 1
-    return start
+    place.tail = whole[preceding(whole, 0, len(whole), keep - 1):]
+    place.tail_lines = min(keep, ends)
 
 
 def _break_before(result: FileResult, place: _Place) -> None:
@@ -359,16 +350,24 @@ def _after_binary(command, config, shown: bytes, lines: _LineBuffer, whole: byte
     end, if the input matched at all (before, or in the line refused). From that fill on,
     NULs are line terminators."""
     plain = replace(config, binary=BINARY_NONE, stop_at_first=True)
-    data = (whole + lines.pending).replace(b"\0", b"\n")
-    cut = len(data) if lines.eof else data.rfind(b"\n") + 1
-    lines.pending = data[cut:]
-    matched = command.matched_any or search_bytes(data[:cut], command.matcher, plain).has_match
+    matched = (command.matched_any
+               or search_bytes(_converted(lines, whole), command.matcher, plain).has_match)
     while not matched and not lines.eof:
         _, whole, _ = lines.fill(True)
         matched = search_bytes(whole, command.matcher, plain).has_match
     notice = command.standard.binary_notice(shown, nul) if matched else b""
     command.emit(_outcome(searched=True, matched=matched, chunk=notice,
                           starts_with_line=False))
+
+
+def _converted(lines: _LineBuffer, whole: bytes) -> bytes:
+    """The whole lines of the NUL's fill (*whole*, with what it left incomplete) once rg has
+    seen binary data: its NULs are line terminators, so the line the fill left incomplete may
+    end in it; what still lacks a terminator stays pending."""
+    data = (whole + lines.pending).replace(b"\0", b"\n")
+    cut = len(data) if lines.eof else data.rfind(b"\n") + 1
+    lines.pending = data[cut:]
+    return data[:cut]
 
 
 def _after_binary_in_context(command, config, shown: bytes, lines: _LineBuffer, whole: bytes,
@@ -382,10 +381,7 @@ def _after_binary_in_context(command, config, shown: bytes, lines: _LineBuffer, 
     before it, where it does not follow the last line printed."""
     plain = replace(config, binary=BINARY_NONE, max_count=1, before_context=0,
                     after_context=0)
-    data = (whole + lines.pending).replace(b"\0", b"\n")
-    cut = len(data) if lines.eof else data.rfind(b"\n") + 1
-    lines.pending = data[cut:]
-    rest, first_line = data[:cut], place.line_count + 1  # numbers of the fill's lines
+    rest, first_line = _converted(lines, whole), place.line_count + 1  # the fill's lines
     owed = place.last_match > 0 and place.last_match + place.after >= first_line
     while True:
         found = search_bytes(rest, command.matcher, plain)
@@ -394,7 +390,7 @@ def _after_binary_in_context(command, config, shown: bytes, lines: _LineBuffer, 
         # Only the next match matters, and the -B lines before it, which a fill not searched
         # yet holds unless they lie in the last ones.
         first_line += rest.count(b"\n")
-        keep = rest[_last_lines(rest, place.before):]
+        keep = rest[preceding(rest, 0, len(rest), place.before - 1):]
         first_line -= keep.count(b"\n")
         _, more, _ = lines.fill(True)
         rest = keep + more
