@@ -311,11 +311,11 @@ def _drop_printed(result: FileResult, printed: int) -> None:
 def _keep_tail(place: _Place, whole: bytes, ends: int, result: FileResult) -> None:
     """Keep as the next batch's tail the last lines of *whole* (the tail and the batch, *ends*
     lines, whose search gave *result*) it may need: the last -B, and those from the last
-    selected line on while that line's -A lines are not all read; and one line more, as rg's
-    roll keeps -B + 1 lines (line_buffer._roll). Note where the roll leaves rg's buffer: at the
-    start of those -B + 1 lines, or past the last line handed to the printer, or where it
+    selected line on while that line's -A lines are not all read. Note where the roll leaves
+    rg's buffer (line_buffer._roll): at the start of the last -B + 1 lines (the batch adds at
+    least one line to the -B kept), or past the last line handed to the printer, or where it
     was."""
-    keep = place.before + 1
+    keep = place.before
     for line in reversed(result.lines):
         if line is not None and line.kind == "match":
             if line.number + place.after > ends:
