@@ -703,3 +703,91 @@ def apply_and_compare(root, cache, operations) -> None:
             continue  # an operation the tree's current shape refuses (a file in the way)
     agree(root, cache, "-n", "needle")
     agree(root, cache, "--files")
+
+
+class TestReplayedRun:
+    """A new query over a replayed walk: the lane settles the run's files together
+    (_Search.lane_run), and leaves to evaluate exactly what the per-file lane would."""
+
+    @staticmethod
+    def per_file(monkeypatch) -> None:
+        """Walks yield no runs: the lane is asked file by file, as before runs."""
+        from shellfree.search.walk import Walker
+
+        walk = Walker.walk
+        monkeypatch.setattr(Walker, "walk", lambda self, roots=None, split_depth=None, runs=False:
+                            walk(self, roots, split_depth))
+
+    def test_the_run_is_laned_whole_and_remembers_what_the_per_file_lane_would(
+            self, tree, judged, monkeypatch):
+        from shellfree.rgcli.search import _Search
+
+        runs = []
+        lane_run = _Search.lane_run
+        monkeypatch.setattr(_Search, "lane_run",
+                            lambda self, run: runs.append(len(run.events)) or lane_run(self, run))
+        whole = watched_cache()
+        agree(tree, whole, "-n", "needle")
+        new_query(tree, whole, "-n", "needle one", judged=judged)
+        assert runs == [3] and judged == [b"a.txt"]
+        self.per_file(monkeypatch)
+        each = watched_cache()
+        agree(tree, each, "-n", "needle")
+        new_query(tree, each, "-n", "needle one")
+        assert runs == [3]
+        assert [dict(t) for t in whole._outcomes.values()] == [dict(t) for t in each._outcomes.values()]
+
+    def test_a_utf16_file_is_left_to_evaluate(self, tree, judged):
+        # Its literal is only found once transcoded: no absence test proves it empty.
+        write(tree / "wide.txt", "\ufeffneedle wide\n".encode("utf-16-le"))
+        cache = watched_cache()
+        agree(tree, cache, "-n", "needle")
+        assert b"needle wide" in printed(new_query(tree, cache, "-n", "wide", judged=judged))
+        assert judged == [b"wide.txt"]
+
+    def test_a_message_in_the_run_is_printed_in_its_place(self, tree):
+        # An ignore file's bad glob is reported by every walk, replayed ones too.
+        write(tree / "sub" / ".ignore", b"skip.txt\n{broken\n")
+        cache = watched_cache()
+        first = agree(tree, cache, "-n", "needle")
+        assert b"{broken" in first.split(b"--stderr--")[1]
+        new_query(tree, cache, "-n", "needle two")
+        new_query(tree, cache, "-n", "needle")
+
+    def test_a_content_dropped_while_the_run_is_laned_is_searched_again(self, tree, judged, monkeypatch):
+        # A write through the file tools (forget) between the lookups and their use: the file
+        # is evaluated from what it holds now, not proven empty from what was cached.
+        cache = watched_cache()
+        agree(tree, cache, "-n", "needle")
+        lookups = TreeCache.watched_contents
+
+        def write_meanwhile(self, keys):
+            found = lookups(self, keys)
+            write(tree / "a.txt", b"needle one, written meanwhile\n")
+            self.forget(str(tree / "a.txt"))
+            return found
+
+        monkeypatch.setattr(TreeCache, "watched_contents", write_meanwhile)
+        cache.forget_searches()
+        judged.clear()
+        out = printed(rg(tree, "-n", "meanwhile", cache=cache))
+        assert out == b"a.txt:1:needle one, written meanwhile"
+        assert judged == [b"a.txt"]
+
+    def test_used_names_what_was_dropped_since_the_lookups(self, tree):
+        cache = watched_cache()
+        agree(tree, cache, "-n", "needle")
+        keys = [os.fsencode(str(tree / name)) for name in ("a.txt", "sub/c.txt")]
+        found, _, token = cache.watched_contents(keys)
+        assert None not in found
+        assert cache.used(keys, found, token) is None
+        cache.forget(str(tree / "sub" / "c.txt"))
+        assert cache.used(keys, found, token) == [1]
+
+    def test_max_filesize_tests_each_file_of_a_run(self, tree):
+        write(tree / "big.txt", b"needle big\n" * 100)
+        cache = watched_cache()
+        agree(tree, cache, "-n", "needle", "--max-filesize", "100")
+        new_query(tree, cache, "-n", "needle", "--max-filesize", "100")
+        write(tree / "a.txt", b"needle one\n" * 20)  # now over the limit
+        assert b"a.txt" not in new_query(tree, cache, "-n", "needle", "--max-filesize", "100")

@@ -55,7 +55,7 @@ import struct
 import threading
 import time
 import weakref
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 
 from shellfree.search.file_read import read_whole
@@ -218,6 +218,7 @@ class TreeCache:
         self._rules: dict[tuple, tuple[tuple, bool, LoadedRules]] = {}
         self._contents: OrderedDict[bytes, _Content] = OrderedDict()
         self._content_bytes = 0
+        self._changes = 0  # contents dropped or stamped anew so far (see used)
         self._generation = 0
         # The run (generation) that last used each cached content; an int per key, so that
         # using a content changes no record (see _Content).
@@ -561,6 +562,7 @@ class TreeCache:
                         stamp = self._stamp(vouch)
                         if stamp != watched:
                             self._contents[key] = (data, signature, trusted, stamp)
+                            self._changes += 1
                         self._last_used[key] = self._generation
                         self._contents.move_to_end(key)
                     else:
@@ -601,6 +603,44 @@ class TreeCache:
             self._last_used[path] = self._generation
             self._contents.move_to_end(path)
         return cached[0], (cached[1] if cached[2] else None), (cached[3], self._reports)
+
+    def own_keys(self, keys: list) -> list:
+        """*keys* (paths, and None) with each the cache holds a content for replaced by the key
+        object it holds: a list of them kept for a while (rgcli/search.py keeps one per
+        replayed walk) then costs no second copy of the paths of the cached files."""
+        with self._lock:
+            own = {key: key for key in self._contents}
+        get = own.get
+        return [get(key, key) for key in keys]
+
+    def watched_contents(self, keys: list) -> tuple[list, tuple[int, int], int]:
+        """:meth:`watched_content` for many keys at once (None among them for no file): the
+        cached content of each that the watch vouches for as of this run, else None; the
+        vouch for them all; and a token to give :meth:`used` with the ones used."""
+        with self._lock:
+            vouch = (self._epoch, self._reports)
+            changes = self._changes
+        epoch = vouch[0]
+        get = self._contents.get
+        return ([c if c is not None and c[3] == epoch else None for c in map(get, keys)],
+                vouch, changes)
+
+    def used(self, keys: list, contents: list, token: int) -> list[int] | None:
+        """Note that this run used the *contents* (from :meth:`watched_contents`, which gave
+        *token*) of *keys*, as :meth:`watched_content` notes each use; None when all are still
+        cached, else the indices of those dropped meanwhile (by a report, :meth:`forget` or
+        to make room) or stamped anew, which vouch for nothing."""
+        with self._lock:
+            cached = self._contents
+            gone = None
+            if self._changes != token:  # else nothing changed since: no lookup per key
+                same = list(map(operator.is_, map(cached.get, keys), contents))
+                if not all(same):
+                    gone = [i for i, kept in enumerate(same) if not kept]
+                    keys = [key for key, kept in zip(keys, same) if kept]
+            self._last_used.update(dict.fromkeys(keys, self._generation))
+            deque(map(cached.move_to_end, keys), maxlen=0)
+            return gone
 
     def read_elsewhere(self, path: bytes, read: Callable[[], object]) -> tuple[object, tuple | None]:
         """``read()``'s result, for a file at *path* that the caller reads its own way (a large
@@ -729,6 +769,7 @@ class TreeCache:
         """Drop the cached content of *key*, if any. Lock held."""
         content = self._contents.pop(key, None)
         if content is not None:
+            self._changes += 1
             self._content_bytes -= _cost(content)
             del self._last_used[key]
 
@@ -819,6 +860,7 @@ class TreeCache:
             self._listings.clear()
             self._rules.clear()
             self._contents.clear()
+            self._changes += 1
             self._last_used.clear()
             self._rule_paths.clear()
             self._by_size.clear()

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from shellfree.search.listing import Listing
     from shellfree.search.tree_cache import TreeCache
 
-__all__ = ["WalkOptions", "Haystack", "WalkMessage", "Subtree", "Walker", "join_path"]
+__all__ = ["WalkOptions", "Haystack", "WalkMessage", "ReplayedRun", "Subtree", "Walker", "join_path"]
 
 
 class WalkOptions(Record):
@@ -95,6 +95,27 @@ class WalkMessage(Record):
 
 
 WalkEvent = Haystack | WalkMessage
+
+
+class ReplayedRun:
+    """What a cached walk of one root yields again (``Walker.walk(..., runs=True)``), in one
+    event instead of one per file: *events* holds a walked file as the bytes of its shown path
+    (a Haystack that is not explicit) and a message as its WalkMessage, in walk order. Lets a
+    consumer deal with tens of thousands of files at once (rgcli/search.py: a new query over a
+    watched tree proves most of them empty in a few tests). *derived* is a dict in which a
+    consumer may keep what it derives from the events; it lives as long as the cached walk,
+    and comes back with the same events."""
+
+    __slots__ = ("events", "derived")
+
+    def __init__(self, events: tuple, derived: dict) -> None:
+        self.events = events
+        self.derived = derived
+
+    def expanded(self) -> Iterator[WalkEvent]:
+        """The events one by one, as the walk yields them without *runs*."""
+        for event in self.events:
+            yield Haystack(event, False) if event.__class__ is bytes else event
 
 
 class Subtree:
@@ -274,13 +295,15 @@ class Walker:
 
     # -- public ------------------------------------------------------------------------------
     def walk(
-        self, roots: Sequence[bytes] | None = None, split_depth: int | None = None
-    ) -> Iterator[WalkEvent | Subtree]:
+        self, roots: Sequence[bytes] | None = None, split_depth: int | None = None,
+        runs: bool = False,
+    ) -> Iterator[WalkEvent | Subtree | ReplayedRun]:
         """Yield haystacks and messages for *roots* (bytes, as typed); ``None`` means the
         implicit ``./`` root, whose ``./`` prefix rg strips from printed paths.
 
         With *split_depth* N, a directory entry found at depth N or deeper (a root's own
         entries are at depth 1) is not descended into but yielded as a :class:`Subtree`.
+        With *runs*, a root whose walk the tree cache replays yields one :class:`ReplayedRun`.
         """
         yield from self._startup_messages
         # rg 15.1 caches the ignore state of the directories above a root by path, holding each
@@ -291,10 +314,10 @@ class Walker:
         # that canonical root (fixed in rg 15.2; kept because shellfree reproduces 15.1).
         alive: dict[bytes, bytes] = {}
         if roots is None:
-            yield from self._sized(self._walk_root(b"./", True, alive, split_depth))
+            yield from self._sized(self._walk_root(b"./", True, alive, split_depth, runs))
         else:
             for root in roots:
-                yield from self._sized(self._walk_root(root, False, alive, split_depth))
+                yield from self._sized(self._walk_root(root, False, alive, split_depth, runs))
 
     def walk_subtree(
         self, subtree: Subtree, split_depth: int | None = None, unlisted: bool = False
@@ -326,6 +349,9 @@ class Walker:
         limit = self.options.max_filesize
         fs = self._fs
         for event in events:
+            if event.__class__ is ReplayedRun:  # each file's size is tested
+                yield from self._within_size(event.expanded())  # type: ignore[union-attr]
+                continue
             if event.__class__ is Haystack and not event.explicit:  # type: ignore[union-attr]
                 try:
                     size = os.stat(fs(event.path)).st_size  # type: ignore[union-attr]
@@ -571,7 +597,8 @@ class Walker:
         strip_dot: bool,
         alive: dict[bytes, bytes],
         split_depth: int | None,
-    ) -> Iterator[WalkEvent | Subtree]:
+        runs: bool = False,
+    ) -> Iterator[WalkEvent | Subtree | ReplayedRun]:
         opts = self.options
         if root == b"-":
             yield Haystack(root, explicit=True)  # standard input; rg keeps the ignore state
@@ -592,7 +619,7 @@ class Walker:
         if self._cache is not None and not opts.follow_links and not opts.one_file_system:
             # With --follow every symlink is stat'ed per walk anyway: listings are not cached.
             # Under --one-file-system every directory is (a mount changes no listing).
-            yield from self._walk_root_cached(root, offset, parent, strip_dot)
+            yield from self._walk_root_cached(root, offset, parent, strip_dot, runs)
             return
         listing, node, events = self._open_dir(parent, root, offset)
         yield from events
@@ -727,8 +754,8 @@ class Walker:
 
     # -- traversal with a tree cache ---------------------------------------------------------
     def _walk_root_cached(
-        self, root: bytes, offset: int, parent: _Dir | None, strip_dot: bool
-    ) -> Iterator[WalkEvent]:
+        self, root: bytes, offset: int, parent: _Dir | None, strip_dot: bool, runs: bool = False
+    ) -> Iterator[WalkEvent | ReplayedRun]:
         cache = self._cache
         assert cache is not None
         record = None
@@ -737,7 +764,11 @@ class Walker:
             # what this walk yields (the state from above the root was just rebuilt).
             key = (self._configuration, self._base, root, strip_dot, self._global,
                    self._explicit, _node_state(parent))
-            events = self._replayable(cache.recorded_walk(key))
+            recorded = cache.recorded_walk(key)
+            events = self._replayable(recorded)
+            if events is not None and runs:
+                yield ReplayedRun(events, recorded.derived)
+                return
             if events is not None:
                 for event in events:
                     yield Haystack(event, False) if event.__class__ is bytes else event
@@ -905,7 +936,7 @@ class _WalkRecord:
     Frozen into a few tuples: the cyclic garbage collector then sees a handful of containers
     per record, not one object per directory or file."""
 
-    __slots__ = ("fs_dirs", "listings", "nodes", "events", "broken")
+    __slots__ = ("fs_dirs", "listings", "nodes", "events", "broken", "derived")
 
     def __init__(self) -> None:
         self.fs_dirs: list | tuple = []
@@ -913,6 +944,7 @@ class _WalkRecord:
         self.nodes: list | tuple = []
         self.events: list | tuple = []
         self.broken = False
+        self.derived: dict = {}  # ReplayedRun.derived
 
     def add(self, fs_dir: bytes, listing: "Listing", directory: bytes, parent: _Dir | None,
             node: _Dir, offset: int, messages: list) -> None:
