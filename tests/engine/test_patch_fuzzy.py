@@ -195,6 +195,35 @@ class TestPostMatchGuards:
             "replace_all=True. Matches:\n  L1: x = 1\n  L3: x = 1")
         assert result.content == content
 
+    # Hermes compares every window of lines, overlapping ones too: a pattern that fits two
+    # overlapping windows is ambiguous (§4.4.2-3). Each row is one line strategy's case.
+    @pytest.mark.parametrize("content, old, strategy", [
+        ("  x\n  x\n  x\n", "x\nx", "line_trimmed"),
+        ("  x y\n  x y\n  x y\n", "x y\nx y", "indentation_flexible"),
+        ("  a\nm\n  a\nm\n  a\n", "a\nm\na", "trimmed_boundary"),
+        ("  a\n  bbbb\n  a\n  bbbb\n  a\n", "a\nbbbbX\na", "block_anchor"),
+        ("value = 1\nvalue = 1\nvalue = 1\n", "value = 2\nvalue = 2", "context_aware"),
+    ])
+    def test_overlapping_line_windows_are_each_a_match(self, content, old, strategy):
+        spans = dict(STRATEGIES)[strategy](content, old)
+        assert len(spans) == 2 and spans[1][0] < spans[0][1]
+
+    @pytest.mark.parametrize("content, old, strategy", [
+        ("  x\n  x\n  x\n", "x\nx", "line_trimmed"),
+        ("  a\n  bbbb\n  a\n  bbbb\n  a\n", "a\nbbbbX\na", "block_anchor"),
+        ("value = 1\nvalue = 1\nvalue = 1\n", "value = 2\nvalue = 2", "context_aware"),
+    ])
+    def test_overlapping_line_windows_are_ambiguous(self, content, old, strategy):
+        result = fuzzy_find_and_replace(content, old, "new")
+        assert (result.content, result.count, result.strategy) == (content, 2, strategy)
+        assert result.error.startswith("Found 2 matches for old_string."), result.error
+
+    def test_replace_all_over_overlapping_windows_replaces_them_first_to_last(self):
+        # Hermes would apply both overlapping windows from the end, on moved offsets.
+        result = fuzzy_find_and_replace("  x\n  x\n  x\n", "x\nx", "y\ny", replace_all=True)
+        assert (result.content, result.count, result.strategy) == (
+            "  y\n  y\n  x\n", 1, "line_trimmed")
+
     def test_locations_capped_and_cut(self):
         long_line = "    " + "v" * 100
         content = "\n".join([long_line] * 7)
@@ -280,6 +309,14 @@ class TestClosestSections:
         text = closest_sections("lime 5", content)
         assert text.split("\n---\n")[0] == (
             "   3| line 3\n   4| line 4\n   5| line 5\n   6| line 6\n   7| line 7")
+
+    def test_lines_end_where_the_file_and_old_string_end(self):
+        # Lines as splitlines makes them (Hermes): a final newline starts no line, so no row
+        # past the file's 11th line, and old_string's two lines make the window two tall.
+        content = "".join(f"line {i}\n" for i in range(1, 12))
+        text = closest_sections("line 10\nline 11x\n", content)
+        assert text.split("\n---\n")[0] == (
+            "   8| line 8\n   9| line 9\n  10| line 10\n  11| line 11")
 
     def test_whitespace_difference(self):
         content = "def f():\n\treturn 1\n"

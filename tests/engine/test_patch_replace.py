@@ -77,7 +77,8 @@ class TestResult:
         assert patch(ft, path="f.txt", old_string="value = 1", new_string="value = 2") == {
             "success": True, "no_change": True,
             "note": f"File already contains the target text — the edit appears to be already "
-                    f"applied to {path}. No write performed; do not re-send this patch."}
+                    f"applied to {path}. No write performed; do not re-send this patch.",
+            "files_modified": [path], "resolved_path": path}  # §4.2 step 6: every success
 
     def test_missing_file(self, ft, root):
         path = str(root / "nope.txt")
@@ -307,7 +308,7 @@ class TestRareMessages:
             "Could not find match for old_string in /p/f.txt")
         assert no_match_error(None, 0, "/p/f.txt", "abd", "abc\n") == (
             "Could not find match for old_string in /p/f.txt\n\nDid you mean one of these "
-            "sections?\n   1| abc\n   2| ")
+            "sections?\n   1| abc")  # no row for the empty "line" after the last newline
 
     def test_bytes_that_do_not_round_trip(self, ft, root, monkeypatch):
         from shellfree.engine.patch_text import NotRoundTrip

@@ -246,6 +246,17 @@ class TestValidation:
                        "*** Update File: b.txt\n-one\n+two\n")["success"]
         assert (root / "b.txt").read_text() == "two\n"
 
+    def test_a_patch_sent_again_is_a_no_op(self, ft, root):
+        # Every hunk already applied, each with +/- lines: they count as changes (§4.5), so
+        # the re-sent patch succeeds and writes nothing, rather than "no changes".
+        (root / "a.py").write_text("def f():\n    return 1\n")
+        patch = "*** Update File: a.py\n def f():\n-    return 1\n+    return compute_total()\n"
+        assert run(ft, patch)["success"]
+        before = snapshot(root)
+        assert run(ft, patch) == {"success": True, "files_modified": [str(root / "a.py")],
+                                  "resolved_path": str(root / "a.py")}
+        assert snapshot(root) == before
+
     def test_syntax_gate_before_any_write(self, ft, root):
         (root / "a.txt").write_text("one\n")
         (root / "c.json").write_text('{"a": 1}\n')
@@ -327,6 +338,16 @@ class TestAllOrNothing:
         for name in ("one", "two", "three"):
             (root / f"{name}.txt").write_bytes(f"{name}\r\n".encode())
         return root
+
+    def test_directories_made_for_a_rolled_back_file_are_removed(self, ft, root):
+        # The second add fails when written (its parent is a file): the first file goes, and
+        # so do the directories made for it; a directory that was there before stays.
+        (root / "a.txt").write_text("x\n")
+        (root / "kept").mkdir()
+        result = run(ft, "*** Add File: kept/newdir/deep/x.txt\n+hi\n"
+                         "*** Add File: a.txt/new.txt\n+no\n")
+        assert result["rolled_back"] is True
+        assert sorted(p.name for p in root.rglob("*")) == ["a.txt", "kept"]
 
     def test_third_file_failing_validation_leaves_first_two(self, ft, files):
         (files / "three.txt").write_text("something else\n")

@@ -82,6 +82,11 @@ class TestResult:
                                   "output": "SyntaxError: invalid syntax (line 1, column 7)"}
         assert (root / "bad.py").read_text() == "def f(:\n"
 
+    def test_no_linter_for_a_file_without_extension(self, ft):
+        # §3.10: "No linter for {ext} files" with the (empty) extension, not the path.
+        assert write(ft, "Makefile", "all:\n")["lint"] == {
+            "status": "skipped", "message": "No linter for  files"}
+
     def test_lint_ok(self, ft):
         assert write(ft, "ok.py", "x = 1\n")["lint"] == {"status": "ok", "output": ""}
 

@@ -50,16 +50,18 @@ def closest_sections(old_string: str, content: str) -> str:
 
     The anchor is the first non-blank line of *old_string*, stripped. Every non-blank file line
     is scored against it (SequenceMatcher ratio of the stripped line); the best three above 0.3
-    are shown with two lines of context either side as ``{lineno:4d}| {line}`` rows, identical
-    windows once, joined by ``---``. When the best line differs from the anchor only in leading
+    are shown with two lines of context either side as ``{lineno:4d}| {line}`` rows, the same
+    rows once, joined by ``---``. When the best line differs from the anchor only in leading
     whitespace, a block showing both (tab ``→``, space ``·``) follows.
     """
-    old_lines = old_string.split("\n")
+    # Lines as str.splitlines makes them, as Hermes does: a final newline ends the last line
+    # rather than starting one more (no row past the end of the file).
+    old_lines = old_string.splitlines()
     raw_anchor = next((line for line in old_lines if line.strip()), None)
     if raw_anchor is None:
         return ""
     anchor = raw_anchor.strip()
-    lines = content.split("\n")
+    lines = content.splitlines()
     scored: list[tuple[float, int]] = []
     matcher = SequenceMatcher(None, autojunk=False)
     matcher.set_seq2(anchor)  # analysed once; each file line is set as seq1
@@ -84,12 +86,13 @@ def closest_sections(old_string: str, content: str) -> str:
     if not scored:
         return ""
     windows: list[str] = []
+    shown: set[tuple[int, int]] = set()
     for _, index in scored[:CLOSEST_SHOWN]:
         first = max(0, index - CONTEXT_LINES)
         last = min(len(lines), index + len(old_lines) + CONTEXT_LINES)
-        window = "\n".join(f"{n + 1:4d}| {lines[n]}" for n in range(first, last))
-        if window not in windows:
-            windows.append(window)
+        if (first, last) not in shown:  # the same rows once
+            shown.add((first, last))
+            windows.append("\n".join(f"{n + 1:4d}| {lines[n]}" for n in range(first, last)))
     text = messages.DID_YOU_MEAN_SEPARATOR.join(windows)
     best = lines[scored[0][1]]
     if best.strip() == anchor and best != raw_anchor:

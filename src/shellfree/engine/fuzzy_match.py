@@ -97,6 +97,7 @@ def fuzzy_find_and_replace(content: str, old_string: str, new_string: str,
     if len(spans) > 1 and name in APPROXIMATE_STRATEGIES:
         return _fail(content, messages.FUZZY_APPROXIMATE_REPLACE_ALL.format(
             count=len(spans), strategy=name), len(spans), name)
+    spans = _apart(spans)
     regions = [content[s:e] for s, e in spans]
     if name != "exact":
         error = _escape_drift(old_string, new_string, regions) or _rogue_indent(
@@ -106,6 +107,18 @@ def fuzzy_find_and_replace(content: str, old_string: str, new_string: str,
     edits = tuple(Edit(s, e, _replacement(name, old_string, new_string, region))
                   for (s, e), region in zip(spans, regions))
     return FuzzyResult(apply_edits(content, edits), len(spans), name, None, edits)
+
+
+def _apart(spans: list[Span]) -> list[Span]:
+    """*spans* (in order) without those overlapping an earlier one kept. EDGE CASE: Hermes
+    replaces overlapping line windows too (replace_all over ``x\nx`` in three lines ``x``),
+    each from the end, on offsets the later replacement already moved: it corrupts the file.
+    Replaced first to last instead, as ``str.replace`` would."""
+    kept: list[Span] = []
+    for span in spans:
+        if not kept or span[0] >= kept[-1][1]:
+            kept.append(span)
+    return kept
 
 
 def _spans_whole_lines(content: str, span: tuple[int, int]) -> bool:

@@ -1,9 +1,12 @@
 """The nine ways patch looks for ``old_string`` in a file, tried in the contract's order (§4.4.2).
 
-Each strategy takes the file content and the pattern and returns the non-overlapping spans
-``(start, end)`` it matched, in the ORIGINAL content; the first strategy with a match wins
-(:data:`STRATEGIES`). Line strategies compare windows of as many lines as the pattern has and
-span whole lines (without the last line's newline).
+Each strategy takes the file content and the pattern and returns the spans ``(start, end)`` it
+matched, in the ORIGINAL content, in order; the first strategy with a match wins
+(:data:`STRATEGIES`). Line strategies compare every window of as many lines as the pattern has
+and span whole lines (without the last line's newline): their windows may overlap (``x\nx``
+in three lines ``x`` is two windows), which Hermes counts as two matches, so a pattern that
+fits twice is refused as ambiguous. Exact search advances past each occurrence ("aa" in "aaaa"
+is two), as Hermes' does; the matcher keeps non-overlapping spans for replace_all.
 """
 
 from __future__ import annotations
@@ -75,16 +78,11 @@ class _Lines:
 
 def _windows(content: str, pattern: str,
              same: Callable[[Sequence[str], int, Sequence[str]], bool]) -> list[Span]:
-    """Non-overlapping windows of *content*'s lines for which ``same(lines, i, plines)``."""
+    """Every window of *content*'s lines for which ``same(lines, i, plines)``."""
     text, plines = _Lines(content), pattern.split("\n")
-    count, spans, i = len(plines), [], 0
-    while i + count <= len(text.lines):
-        if same(text.lines, i, plines):
-            spans.append(text.span(i, count))
-            i += count
-        else:
-            i += 1
-    return spans
+    count = len(plines)
+    return [text.span(i, count) for i in range(len(text.lines) - count + 1)
+            if same(text.lines, i, plines)]
 
 
 def exact(content: str, pattern: str) -> list[Span]:
@@ -186,17 +184,9 @@ def block_anchor(content: str, pattern: str) -> list[Span]:
         return []
     threshold = BLOCK_ANCHOR_MIN_ONE if len(candidates) == 1 else BLOCK_ANCHOR_MIN_SEVERAL
     wanted_middle = "\n".join(plines[1:-1])
-    spans: list[Span] = []
-    next_free = 0
-    for i in candidates:
-        if i < next_free:
-            continue
-        similarity = 1.0 if count <= 2 else _similarity(
-            "\n".join(lines[i + 1:i + count - 1]), wanted_middle)
-        if similarity >= threshold:
-            spans.append(text.span(i, count))
-            next_free = i + count
-    return spans
+    return [text.span(i, count) for i in candidates
+            if count <= 2 or _similarity("\n".join(lines[i + 1:i + count - 1]), wanted_middle)
+            >= threshold]
 
 
 def context_aware(content: str, pattern: str) -> list[Span]:

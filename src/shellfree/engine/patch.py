@@ -5,6 +5,14 @@ and every V4A header, refusing ``..`` in headers), run the path guards once for 
 lock every path in sorted order, then dispatch to :func:`~shellfree.engine.patch_replace.
 patch_replace` or to the V4A planner and applier, and add the warnings, the hints after misses
 and the task's bookkeeping to the result.
+
+Deliberate changes from the contract: a V4A patch applies all or nothing (v4a_apply.py); a
+V4A ``*** Add File`` is whole-file content, so write_file's guard against read_file's display
+text (§3.3 step 6) refuses it too, where Hermes applies that guard to write_file only: an
+added file whose every line looks like ``12|text`` (rows copied from read_file) is refused,
+content that really has that shape included (a ``1|alice`` table; write it with write_file's
+same refusal in mind, or give its lines another shape); a redaction placeholder in a hunk is
+refused, as write_file refuses one in content.
 """
 
 from __future__ import annotations
@@ -188,10 +196,10 @@ def _respond(tools: FileTools, mode: str, path: str | None, targets: list[WriteT
     state = tools.state
     resolved = list(dict.fromkeys(t.resolved for t in targets))
     if outcome.success:
-        if not outcome.no_change:
-            result["files_modified"] = resolved
-            if len(resolved) == 1:
-                result["resolved_path"] = resolved[0]
+        # Every success names its paths, the already-applied no-op too (§4.2 step 6).
+        result["files_modified"] = resolved
+        if len(resolved) == 1:
+            result["resolved_path"] = resolved[0]
         for written, version in outcome.versions.items():
             if version is not None:  # patch refreshes the read stamp, never grants a baseline
                 state.record_read_version(written, version)

@@ -3,8 +3,8 @@
 :func:`apply_plan` writes each touched path of a :class:`~shellfree.engine.v4a_plan.Plan` (each
 write atomic, see :mod:`shellfree.engine.atomic_write`). If any write fails — or a file changed
 on disk since it was planned — every path already written is restored from the bytes kept in
-memory, in reverse order, and files the patch created are removed; the result says so. This is
-shellfree's departure from Hermes, whose apply phase leaves the files half-patched (§4.5).
+memory, in reverse order, and files the patch created are removed, with the directories made
+for them; the result says so. This is shellfree's departure from Hermes, whose apply phase leaves the files half-patched (§4.5).
 """
 
 from __future__ import annotations
@@ -37,10 +37,36 @@ def _current_bytes(path: str) -> bytes | None:
         return None
 
 
+def _missing_directories(path: str) -> list[str]:
+    """The directories above *path* that do not exist yet, deepest first: what writing it
+    creates, and what undoing the write removes again."""
+    missing = []
+    directory = os.path.dirname(path)
+    while directory and not os.path.lexists(directory):
+        missing.append(directory)
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    return missing
+
+
+def _remove_directories(directories: list[str]) -> None:
+    """Removes *directories* (deepest first) that are still empty; one holding anything
+    (another writer's file) stays."""
+    for directory in directories:
+        try:
+            os.rmdir(directory)
+        except OSError:
+            return
+
+
 def _apply_one(entry: PlannedFile, exclusive: bool, applied: list[PlannedFile],
-               versions: dict[str, StatKey | None], code_pages: dict[str, CodePage]) -> None:
+               versions: dict[str, StatKey | None], code_pages: dict[str, CodePage],
+               made: dict[str, list[str]]) -> None:
     """Writes or deletes one path; appends it to *applied* as soon as the disk has changed, and
-    records the version (and legacy code page) written."""
+    records the version (and legacy code page) written, and in *made* the directories
+    created for it."""
     if _current_bytes(entry.path) != entry.before.raw:
         raise _Changed(messages.V4A_CHANGED_DURING_PATCH)
     if not entry.present:
@@ -51,7 +77,13 @@ def _apply_one(entry: PlannedFile, exclusive: bool, applied: list[PlannedFile],
     # A path new to the disk gets the moved file's mode (or the umask default); an existing
     # file keeps its own.
     mode = entry.mode if entry.before.raw is None else None
-    written = atomic_write(entry.path, entry.data, exclusive=exclusive, mode=mode)
+    missing = _missing_directories(entry.path) if entry.before.raw is None else []
+    try:
+        written = atomic_write(entry.path, entry.data, exclusive=exclusive, mode=mode)
+    except BaseException:
+        _remove_directories(missing)  # a parent made before the write failed
+        raise
+    made[entry.path] = missing
     applied.append(entry)
     if written.verified is False:
         raise OSError(messages.WRITE_VERIFY_FAILED.format(path=entry.path))
@@ -60,14 +92,16 @@ def _apply_one(entry: PlannedFile, exclusive: bool, applied: list[PlannedFile],
         code_pages[written.target] = entry.code_page
 
 
-def _restore(applied: list[PlannedFile], exclusive: bool) -> list[str]:
-    """Puts every path in *applied* back as it was, last first; returns those that failed."""
+def _restore(applied: list[PlannedFile], exclusive: bool, made: dict[str, list[str]]) -> list[str]:
+    """Puts every path in *applied* back as it was, last first (a created file removed with
+    the directories *made* for it); returns those that failed."""
     failed = []
     for entry in reversed(applied):
         try:
             if entry.before.raw is None:
                 if os.path.lexists(entry.path):
                     os.unlink(entry.path)
+                _remove_directories(made.get(entry.path, []))
             else:
                 written = atomic_write(entry.path, entry.before.raw, exclusive=exclusive,
                                        mode=entry.before.mode)
@@ -96,6 +130,7 @@ def _lints(plan: Plan) -> dict[str, Any] | None:
 def apply_plan(plan: Plan, *, exclusive: bool) -> PatchOutcome:
     """Applies *plan* (validated, gated) and returns the patch result."""
     applied: list[PlannedFile] = []
+    made: dict[str, list[str]] = {}
     versions: dict[str, StatKey | None] = {}
     code_pages: dict[str, CodePage] = {}
     touched = [e for e in plan.files.values()
@@ -105,12 +140,12 @@ def apply_plan(plan: Plan, *, exclusive: bool) -> PatchOutcome:
     # even a crash between the two steps loses nothing.
     for entry in sorted(touched, key=lambda e: not e.present):
         try:
-            _apply_one(entry, exclusive, applied, versions, code_pages)
+            _apply_one(entry, exclusive, applied, versions, code_pages, made)
         except Exception as error:  # any failure rolls back; the agent gets the reason
             failure = messages.V4A_OP_FAILED.format(verb=entry.verb, path=entry.path,
                                                     error=str(error) or type(error).__name__)
             bullets = messages.V4A_BULLET.format(error=failure)
-            unrestored = _restore(applied, exclusive)
+            unrestored = _restore(applied, exclusive, made)
             if unrestored:
                 text = messages.V4A_ROLLBACK_INCOMPLETE.format(
                     errors=bullets, unrestored="\n".join(unrestored))

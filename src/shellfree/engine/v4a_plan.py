@@ -139,9 +139,11 @@ class _Planner:
             edits = self.hunk_edits(op.path, index, hunk, entry.editable.view)
             if edits is None:
                 return
+            # A hunk already applied (a re-sent patch) is skipped, and still counts as a
+            # change when it has +/- lines (§4.5): its patch succeeds as a no-op.
+            self.plan.changes |= hunk.changes
             if edits:
                 entry.editable = entry.editable.with_text(entry.editable.apply(edits))
-                self.plan.changes = True
         if entry.editable.text != before_text:
             entry.touched = True
             entry.verb = "update"

@@ -57,7 +57,8 @@ def lint(path: str, text: str) -> LintResult:
         complaint = _python_check(text)
     else:
         if ext not in (".json", ".yaml", ".yml", ".toml"):
-            return LintResult("skipped", message=messages.LINT_NO_LINTER.format(ext=ext or path))
+            # An extensionless file gets the contract's text with an empty {ext} (§3.10).
+            return LintResult("skipped", message=messages.LINT_NO_LINTER.format(ext=ext))
         try:
             complaint = syntax_check(ext, text)
         except MissingParser:
