@@ -77,6 +77,16 @@ class TestParser:
         assert ops[0].path == "a.py"
         assert ops[0].hunks == (Hunk("hint", (HunkLine("-", "a"), HunkLine("+", "b"))),)
 
+    @pytest.mark.parametrize("header, hint", [
+        ("@@ def f(): @@", "def f():"),
+        ("@@ def f():", "def f():"),  # OpenAI's form: the rest of the line (Hermes: no hint)
+        ("@@ a @@ trailing @@", "a"),  # Hermes' regex: up to the first closing @@
+        ("@@", None), ("@@ @@", None), ("@@@@", None),
+    ])
+    def test_hunk_header_hints(self, header, hint):
+        ops = parse_v4a(f"*** Update File: a.py\n{header}\n+x\n")
+        assert ops[0].hunks[0].hint == hint
+
     def test_commentary_outside_operations_ignored(self):
         assert parse_v4a("Here is the patch:\n*** Delete File: x\n")[0].kind == "delete"
 

@@ -4,6 +4,12 @@
 whose ``str()`` is Hermes' ``Parse error: …`` text; each error names the patch line it was found
 on (shellfree's addition). :func:`header_paths` is the tool layer's lenient header scan (§4.2
 step 1), used for the guards before the patch is parsed.
+
+EDGE CASE, a deliberate change: a hunk header with no closing ``@@`` (``@@ def f():``, the form
+of OpenAI's V4A patches) has the rest of its line as its hint. Hermes' ``@@\\s*(.+?)\\s*@@``
+finds no hint there, so an addition-only hunk under it was appended at the end of the file
+instead of after ``def f():``. With a closing ``@@`` the hint is what lies between the first two,
+as in Hermes.
 """
 
 from __future__ import annotations
@@ -144,11 +150,16 @@ class _Builder:
         self.kind = None
 
 
+_CLOSED_HINT = re.compile(r"@@\s*(.+?)\s*@@")
+
+
 def _hint(line: str) -> str | None:
-    body = line[2:]
-    if body.rstrip().endswith("@@"):
-        body = body.rstrip()[:-2]
-    return body.strip() or None
+    closed = _CLOSED_HINT.match(line)
+    if closed is not None:
+        return closed.group(1).strip() or None
+    if "@@" in line[2:]:
+        return None  # a closing @@ with nothing between (``@@@@``): Hermes finds no hint
+    return line[2:].strip() or None
 
 
 def parse_v4a(patch_text: str) -> list[V4AOperation]:
