@@ -141,6 +141,49 @@ class TestAtomicWrite:
         assert written.stale_temps_removed == 1
         assert temps(tmp_path) == []
 
+    def test_read_only_file_under_windows_rules(self, tmp_path, monkeypatch):
+        # Win32 refuses MoveFileEx over, and DeleteFile of, a file with the read-only attribute
+        # (the bit os.chmod(0o444) sets); POSIX renames over it. Emulated here: the write must
+        # succeed and keep the file read-only, and a failed one leave no temp behind.
+        real_replace, real_unlink = os.replace, os.unlink
+
+        def read_only(path):
+            try:
+                return not os.stat(path).st_mode & stat.S_IWUSR
+            except FileNotFoundError:
+                return False
+
+        def replace(src, dst):
+            if read_only(dst):
+                raise PermissionError(errno.EACCES, "Access is denied", dst)
+            real_replace(src, dst)
+
+        def unlink(path):
+            if read_only(path):
+                raise PermissionError(errno.EACCES, "Access is denied", path)
+            real_unlink(path)
+
+        monkeypatch.setattr(atomic.os, "replace", replace)
+        monkeypatch.setattr(atomic.os, "unlink", unlink)
+        monkeypatch.setattr(atomic.sys, "platform", "win32")
+        target = tmp_path / "notes.txt"
+        target.write_bytes(b"old\n")
+        target.chmod(0o444)
+        atomic_write(str(target), b"new\n")
+        assert target.read_bytes() == b"new\n" and read_only(target)
+        assert temps(tmp_path) == []
+        atomic_write(str(target), b"again\n")  # a second write finds no leftover in its way
+        assert target.read_bytes() == b"again\n"
+        # A rename that fails for another reason: the temp (read-only too) is removed, and
+        # the target keeps its content and its attribute.
+        monkeypatch.setattr(atomic, "_REPLACE_RETRIES", 1)
+        monkeypatch.setattr(atomic.os, "replace", lambda src, dst: (_ for _ in ()).throw(
+            PermissionError(errno.EACCES, "in use by another process", dst)))
+        with pytest.raises(AtomicWriteError):
+            atomic_write(str(target), b"lost\n")
+        assert target.read_bytes() == b"again\n" and read_only(target)
+        assert temps(tmp_path) == []
+
     def test_unique_temps_without_process_lock(self, tmp_path):
         names = {temp_name(str(tmp_path / "f.txt"), unique=True) for _ in range(20)}
         assert len(names) == 20

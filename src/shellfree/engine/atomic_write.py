@@ -120,7 +120,7 @@ def atomic_write(path: str, data: bytes, *, exclusive: bool = True,
             os.chmod(temp, bits)
         if existing is not None:
             _copy_owner(temp, existing)
-        _replace(temp, target)
+        _replace(temp, target, existing)
     except BaseException as error:
         # BaseException: a KeyboardInterrupt mid-write must not leave the temp behind either.
         _unlink_quietly(temp)
@@ -164,7 +164,7 @@ def _existing_stat(target: str) -> os.stat_result | None:
 def _remove_leftover(target: str) -> int:
     leftover = temp_name(target, unique=False)
     try:
-        os.unlink(leftover)
+        _unlink(leftover)
     except FileNotFoundError:
         return 0
     except OSError:
@@ -193,15 +193,32 @@ def _copy_owner(temp: str, existing: os.stat_result) -> None:
         pass
 
 
-def _replace(temp: str, target: str) -> None:
-    for attempt in range(_REPLACE_RETRIES):
-        try:
-            os.replace(temp, target)
-            return
-        except PermissionError:
-            if sys.platform != "win32" or attempt == _REPLACE_RETRIES - 1:
-                raise
-            time.sleep(0.05)
+def _replace(temp: str, target: str, existing: os.stat_result | None) -> None:
+    # Windows refuses to replace a file whose read-only attribute is set, where POSIX renames
+    # over it: the attribute is cleared for the rename. The temp has the target's bits, so
+    # the file is read-only again once replaced (and is put back so if the rename fails).
+    read_only = (sys.platform == "win32" and existing is not None
+                 and not existing.st_mode & stat.S_IWRITE)
+    if read_only:
+        assert existing is not None
+        os.chmod(target, stat.S_IMODE(existing.st_mode) | stat.S_IWRITE)
+    try:
+        for attempt in range(_REPLACE_RETRIES):
+            try:
+                os.replace(temp, target)
+                return
+            except PermissionError:
+                if sys.platform != "win32" or attempt == _REPLACE_RETRIES - 1:
+                    raise
+                time.sleep(0.05)
+    except BaseException:
+        if read_only:
+            assert existing is not None
+            try:
+                os.chmod(target, stat.S_IMODE(existing.st_mode))
+            except OSError:
+                pass
+        raise
 
 
 def _fsync_directory(directory: str) -> None:
@@ -220,8 +237,20 @@ def _fsync_directory(directory: str) -> None:
         os.close(fd)
 
 
-def _unlink_quietly(path: str) -> None:
+def _unlink(path: str) -> None:
+    """``os.unlink``, which Windows refuses for a read-only file (a temp that took a read-only
+    target's bits): its attribute is then cleared and the unlink tried again."""
     try:
         os.unlink(path)
+    except PermissionError:
+        if sys.platform != "win32":
+            raise
+        os.chmod(path, stat.S_IREAD | stat.S_IWRITE)
+        os.unlink(path)
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        _unlink(path)
     except OSError:
         pass
