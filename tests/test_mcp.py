@@ -167,6 +167,60 @@ def test_a_watching_server_sees_a_change_made_outside_it(task):
     assert totals == [["needle here"], ["needle HERE"], ["needle here"]]
 
 
+@pytest.mark.skipif(sys.platform == "win32" or sys.platform == "darwin",
+                    reason="a file name that is not UTF-8 (Windows and macOS refuse one)")
+def test_a_file_name_that_is_not_utf8_comes_back_escaped(task):
+    """The name reaches the JSON as lone surrogates: the reply escapes them (\\udcff) instead
+    of failing to encode, which ended the connection. The parsed name is the file's own
+    (the SDK's client cannot send such a string back; FileTools opens it)."""
+    from shellfree import FileTools
+
+    root, home, errlog_path = task
+    (root / os.fsdecode(b"bad\xff.txt")).write_bytes(b"inside\n")
+    answers: list[Any] = []
+
+    async def session_run() -> None:
+        with open(errlog_path, "a") as errlog:
+            async with stdio_client(_server(root, home), errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    answers.append(await _call(session, "read_file", {"path": "bad.txt"}))
+                    answers.append(await _call(session, "read_file", {"path": "notes.txt"}))
+
+    async def bounded() -> None:
+        with anyio.fail_after(TIMEOUT_S):
+            await session_run()
+
+    anyio.run(bounded)
+    (missing, _), (notes, notes_error) = answers
+    [name] = missing["similar_files"]
+    assert os.path.basename(name) == "bad\udcff.txt"
+    assert not notes_error and notes["content"].startswith("1|alpha")
+    assert json.loads(FileTools(root).read_file(name))["content"] == "1|inside"
+
+
+def test_a_connection_closes_its_tools(tmp_path):
+    """The lifespan releases what the connection's FileTools hold (watch, pool helpers)."""
+    from shellfree.engine.file_tools import FileTools
+    from shellfree.mcp_server import create_server
+
+    closed: list[str] = []
+
+    class Recorded(FileTools):
+        def close(self) -> None:
+            closed.append(self.root)
+            super().close()
+
+    server = create_server(tmp_path, tools_factory=Recorded)
+
+    async def connection() -> None:
+        async with server.lifespan(server):
+            assert closed == []
+
+    anyio.run(connection)
+    assert closed == [str(tmp_path)]
+
+
 def test_watch_gives_each_connection_a_watching_tree_cache(tmp_path):
     from shellfree.mcp_server import _watched_tools
     from shellfree.search.tree_watch import watch_unavailable

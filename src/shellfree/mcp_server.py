@@ -126,6 +126,7 @@ def create_server(
     """
     Server, types, _ = _import_sdk()
     from shellfree import __version__
+    from shellfree.engine.envelope import wire_text
 
     task_root = os.path.abspath(os.fspath(root))
     make_tools = tools_factory or _default_tools
@@ -133,11 +134,18 @@ def create_server(
 
     @asynccontextmanager
     async def lifespan(_server: Any) -> AsyncIterator[ToolSession]:
-        # Entered once per connection (Server.run), so every connection has its own task state.
-        yield ToolSession(make_tools(task_root))
+        # Entered once per connection (Server.run), so every connection has its own task state;
+        # what its tools hold outside the process (the watch, pool helpers) goes with it.
+        file_tools = make_tools(task_root)
+        try:
+            yield ToolSession(file_tools)
+        finally:
+            file_tools.close()
 
     def result(text: str, is_error: bool) -> Any:
-        return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
+        # wire_text: a non-UTF-8 file name would make the SDK fail to encode the reply and end
+        # the connection.
+        return types.CallToolResult(content=[types.TextContent(type="text", text=wire_text(text))],
                                     isError=is_error)
 
     common = {

@@ -8,9 +8,10 @@ stop being JSON); see :func:`fit_to_size`.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable, Sequence
 
-__all__ = ["ABSENT", "MAX_RESULT_CHARS", "dumps", "fit_to_size", "tool_error"]
+__all__ = ["ABSENT", "MAX_RESULT_CHARS", "dumps", "fit_to_size", "tool_error", "wire_text"]
 
 MAX_RESULT_CHARS = 100_000
 """Hermes ``max_result_size_chars`` for read_file, write_file, patch and search_files."""
@@ -35,6 +36,18 @@ _SHORTENED = 2_000
 def dumps(payload: dict[str, Any]) -> str:
     """The tool's JSON text: ``json.dumps(..., ensure_ascii=False)`` as in Hermes."""
     return json.dumps(payload, ensure_ascii=False)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def wire_text(text: str) -> str:
+    """A tool's JSON text made valid Unicode for a transport that encodes it as UTF-8 (MCP,
+    ``shellfree call``), meaning the same JSON. A file name that is not UTF-8 reaches the
+    text as lone surrogates (``os.fsdecode``'s surrogateescape), which UTF-8 cannot encode:
+    each is written as its JSON escape (``\\udcff``). The agent's JSON parser gives back the
+    same string, and the path it sends back names the same file."""
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def tool_error(message: str, **extra: Any) -> str:
