@@ -248,6 +248,14 @@ class TestBench:
         err = capsys.readouterr().err
         assert "unknown suite 'fast'" in err and "unknown corpus 'huge'" in err
 
+
+    def test_an_out_that_is_a_file_is_refused_before_any_suite(self, tmp_path, capsys):
+        taken = tmp_path / "app.py"
+        taken.write_text("x = 1\n")
+        assert cli.main(["bench", "--suites", "latency", "--out", str(taken)]) == 2
+        assert f"cannot write the report to {taken}: File exists" in capsys.readouterr().err
+        assert taken.read_text() == "x = 1\n"
+
     def test_a_small_real_run_writes_the_report(self, tmp_path, reference_rg):
         out = _shellfree(["bench", "--suites", "search-files", "--cases", "3", "--no-chart",
                           "--out", str(tmp_path)], cwd=REPO)

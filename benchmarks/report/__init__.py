@@ -78,7 +78,12 @@ def run_bench(
     started = time.localtime()
     out = out or REPO_ROOT / "benchmarks" / "results" / (
         f"bench-{time.strftime('%Y-%m-%d-%H%M%S', started)}")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # an existing file, a read-only place: said before any suite runs
+        print(f"shellfree bench: cannot write the report to {out}: {error.strerror or error}",
+              file=sys.stderr)
+        return 2
     runners: dict[str, Callable[[], drivers.SuiteResult]] = {
         "speed": lambda: drivers.run_speed(out, corpus_names, query_names, rounds, seed,
                                                  build_corpora),
