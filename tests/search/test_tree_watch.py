@@ -730,11 +730,14 @@ class TestReplayedRun:
         agree(tree, whole, "-n", "needle")
         new_query(tree, whole, "-n", "needle one", judged=judged)
         assert runs == [3] and judged == [b"a.txt"]
+        new_query(tree, whole, "-n", "needle o", judged=judged)  # the lookups kept from the first
+        assert runs == [3, 3] and judged == [b"a.txt"]
         self.per_file(monkeypatch)
         each = watched_cache()
         agree(tree, each, "-n", "needle")
         new_query(tree, each, "-n", "needle one")
-        assert runs == [3]
+        new_query(tree, each, "-n", "needle o")
+        assert runs == [3, 3]
         assert [dict(t) for t in whole._outcomes.values()] == [dict(t) for t in each._outcomes.values()]
 
     def test_a_utf16_file_is_left_to_evaluate(self, tree, judged):
@@ -778,11 +781,25 @@ class TestReplayedRun:
         cache = watched_cache()
         agree(tree, cache, "-n", "needle")
         keys = [os.fsencode(str(tree / name)) for name in ("a.txt", "sub/c.txt")]
-        found, _, token = cache.watched_contents(keys)
-        assert None not in found
+        found, at, _, token = cache.watched_contents(keys)
+        assert None not in found and at == [0, 1]
         assert cache.used(keys, found, token) is None
         cache.forget(str(tree / "sub" / "c.txt"))
         assert cache.used(keys, found, token) == [1]
+
+    def test_the_lookups_are_kept_while_nothing_changes(self, tree):
+        # Kept for the same keys while no content is added, dropped or stamped anew; a drop
+        # forgets them (they must not keep a dropped content alive).
+        cache = watched_cache()
+        agree(tree, cache, "-n", "needle")
+        keys = [os.fsencode(str(tree / name)) for name in ("a.txt", "sub/c.txt")]
+        first = cache.watched_contents(keys)
+        again = cache.watched_contents(keys)
+        assert again[0] is first[0] and again[1] is first[1]
+        cache.forget(str(tree / "a.txt"))
+        assert cache._watched_lists == {}
+        after = cache.watched_contents(keys)
+        assert after[0] is not first[0] and after[0][0] is None and after[1] == [1]
 
     def test_max_filesize_tests_each_file_of_a_run(self, tree):
         write(tree / "big.txt", b"needle big\n" * 100)

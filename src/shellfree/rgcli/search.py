@@ -8,9 +8,8 @@ import os
 import stat
 import sys
 import time
-from functools import partial
-from itertools import chain, compress, repeat
-from operator import is_not, itemgetter
+from itertools import chain, compress
+from operator import itemgetter
 
 from shellfree._record import replace
 from shellfree.rgcli.flags import RgArgs
@@ -760,27 +759,31 @@ class _Search:
             fs = self.out.fs
             keys = run.derived[base] = contents.own_keys(
                 [fs(event) if event.__class__ is bytes else None for event in events])
-        cached, vouch, token = contents.watched_contents(keys)
-        at = list(compress(range(len(events)), map(_IS_HELD, cached)))
+        cached, at, vouch, token = contents.watched_contents(keys)
         held = list(map(cached.__getitem__, at))
         proven = bytearray(map(self.absent, map(_DATA_OF, held)))
-        done = list(compress(held, proven))
         done_at = list(compress(at, proven))
         done_keys = list(map(keys.__getitem__, done_at))
-        gone = contents.used(done_keys, done, token)
+        gone = contents.used(done_keys, list(compress(held, proven)), token)
         if gone is not None:  # dropped meanwhile: searched as any other file
-            gone_set = set(gone)
-            done = [c for i, c in enumerate(done) if i not in gone_set]
-            done_at = [j for i, j in enumerate(done_at) if i not in gone_set]
+            proven_at = list(compress(range(len(held)), proven))
+            for i in gone:
+                proven[proven_at[i]] = 0
+            done_at = list(compress(at, proven))
             done_keys = list(map(keys.__getitem__, done_at))
-        if not done:
+        if not done_at:
             return list(range(len(events)))
         self.searched_any = True
         if self.outcomes is not None:
             stamp = self.vouch_start[0] if vouch == self.vouch_start else 0
-            signatures = [c[1] if c[2] else None for c in done]
-            self.to_remember.extend(chain.from_iterable(zip(
-                done_keys, zip(signatures, repeat(()), repeat(0), repeat(stamp)))))
+            # The remembered outcome of each held file, made once for the same held files and
+            # stamp (a new query over an unchanged tree): 37,000 new tuples per search cost the
+            # large tree a collection of the young generation's survivors.
+            known = run.derived.get((base, "outcomes"))
+            if known is None or known[0] is not at or known[1] != stamp:
+                known = (at, stamp, [(c[1] if c[2] else None, (), 0, stamp) for c in held])
+                run.derived[(base, "outcomes")] = known
+            self.to_remember.extend(chain.from_iterable(zip(done_keys, compress(known[2], proven))))
         left = bytearray(b"\1") * len(events)
         for i in done_at:
             left[i] = 0
@@ -972,7 +975,6 @@ def _past_lane(events: Iterable, command: "_Search", lane: Callable[[bytes], boo
             yield event
 
 
-_IS_HELD = partial(is_not, None)
 _DATA_OF = itemgetter(0)
 
 

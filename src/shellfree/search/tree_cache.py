@@ -56,6 +56,8 @@ import threading
 import time
 import weakref
 from collections import OrderedDict, deque
+from functools import partial
+from itertools import compress
 from collections.abc import Callable
 
 from shellfree.search.file_read import read_whole
@@ -149,6 +151,7 @@ def same_place(path: bytes) -> bytes:
 _Content = tuple
 
 
+_IS_HELD = partial(operator.is_not, None)
 _SIGNATURE_OF = operator.itemgetter(0)
 _SIZE_OF = operator.itemgetter(2)
 """Fields of an outcome table's entry: (signature, outcome, printed bytes, watch stamp)."""
@@ -218,7 +221,9 @@ class TreeCache:
         self._rules: dict[tuple, tuple[tuple, bool, LoadedRules]] = {}
         self._contents: OrderedDict[bytes, _Content] = OrderedDict()
         self._content_bytes = 0
-        self._changes = 0  # contents dropped or stamped anew so far (see used)
+        self._changes = 0  # contents added, dropped or stamped anew so far (see used)
+        # id(keys) -> (keys, (changes, epoch), contents, indices): see watched_contents.
+        self._watched_lists: dict[int, tuple] = {}
         self._generation = 0
         # The run (generation) that last used each cached content; an int per key, so that
         # using a content changes no record (see _Content).
@@ -563,6 +568,7 @@ class TreeCache:
                         if stamp != watched:
                             self._contents[key] = (data, signature, trusted, stamp)
                             self._changes += 1
+                            self._watched_lists.clear()
                         self._last_used[key] = self._generation
                         self._contents.move_to_end(key)
                     else:
@@ -613,17 +619,32 @@ class TreeCache:
         get = own.get
         return [get(key, key) for key in keys]
 
-    def watched_contents(self, keys: list) -> tuple[list, tuple[int, int], int]:
+    def watched_contents(self, keys: list) -> tuple[list, list[int], tuple[int, int], int]:
         """:meth:`watched_content` for many keys at once (None among them for no file): the
         cached content of each that the watch vouches for as of this run, else None; the
-        vouch for them all; and a token to give :meth:`used` with the ones used."""
+        indices of those that are not None; the vouch for them all; and a token to give
+        :meth:`used` with the ones used.
+
+        The same two lists come back for the same *keys* while no content was added, dropped
+        or stamped anew and the epoch is the same (a new query over an unchanged tree): the
+        lookups are not made again. Dropping any content forgets them, so they never keep a
+        dropped content alive."""
         with self._lock:
             vouch = (self._epoch, self._reports)
             changes = self._changes
+            known = self._watched_lists.get(id(keys))
+        if known is not None and known[0] is keys and known[1] == (changes, vouch[0]):
+            return known[2], known[3], vouch, changes
         epoch = vouch[0]
         get = self._contents.get
-        return ([c if c is not None and c[3] == epoch else None for c in map(get, keys)],
-                vouch, changes)
+        cached = [c if c is not None and c[3] == epoch else None for c in map(get, keys)]
+        at = list(compress(range(len(cached)), map(_IS_HELD, cached)))
+        with self._lock:
+            if self._changes == changes:  # else a change raced the lookups: not kept
+                self._watched_lists[id(keys)] = (keys, (changes, epoch), cached, at)
+                while len(self._watched_lists) > REMEMBERED_WALKS:
+                    del self._watched_lists[next(iter(self._watched_lists))]
+        return cached, at, vouch, changes
 
     def used(self, keys: list, contents: list, token: int) -> list[int] | None:
         """Note that this run used the *contents* (from :meth:`watched_contents`, which gave
@@ -758,6 +779,7 @@ class TreeCache:
             if cost > self.content_budget or not self._make_room(cost):
                 return
             self._contents[key] = content
+            self._changes += 1
             self._last_used[key] = self._generation
             self._content_bytes += cost
             heapq.heappush(self._by_size, (-cost, key))
@@ -770,6 +792,7 @@ class TreeCache:
         content = self._contents.pop(key, None)
         if content is not None:
             self._changes += 1
+            self._watched_lists.clear()
             self._content_bytes -= _cost(content)
             del self._last_used[key]
 
@@ -861,6 +884,7 @@ class TreeCache:
             self._rules.clear()
             self._contents.clear()
             self._changes += 1
+            self._watched_lists.clear()
             self._last_used.clear()
             self._rule_paths.clear()
             self._by_size.clear()
