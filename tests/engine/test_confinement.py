@@ -138,3 +138,15 @@ def test_v4a_paths_are_confined_and_nothing_is_applied(setup, header):
     assert _snapshot(outside) == before
     assert (root / "inside.txt").read_text() == "inside\n"  # all or nothing
     assert (root / "file_link.txt").is_symlink()
+
+
+def test_a_junction_is_not_followed_out_of_the_root(setup, monkeypatch):
+    # On Windows a directory junction is a directory to CPython's DirEntry but a link to rg;
+    # walked as a directory, it took the search out of the confined root.
+    from tests.search.windows_listing import windows_listings
+
+    root, _ = setup
+    ft = FileTools(root=root, confine=True)
+    with windows_listings(monkeypatch, junctions={"dir_link", b"dir_link"}):
+        data = json.loads(ft.search_files("secret"))
+    assert data["total_count"] == 0, data

@@ -2,13 +2,31 @@
 
 from __future__ import annotations
 
-__all__ = ["DIRECTORY", "FILE", "OTHER", "Listing"]
+import os
+
+__all__ = ["DIRECTORY", "FILE", "OTHER", "Listing", "is_windows_link"]
 
 DIRECTORY = "directory"
 FILE = "file"
 OTHER = "other"
-"""Entry kinds, from the directory entry itself (symlinks not followed): a symlink, FIFO or
-device is OTHER. An entry whose kind could not be read has the OSError instead."""
+"""Entry kinds, from the directory entry itself (symlinks not followed): a symlink (on Windows
+any link, a junction too: :func:`is_windows_link`), FIFO or device is OTHER. An entry whose
+kind could not be read has the OSError instead."""
+
+# IsReparseTagNameSurrogate (winnt.h): the reparse point stands for another file or directory.
+_NAME_SURROGATE = 0x20000000
+
+
+def is_windows_link(entry: os.DirEntry) -> bool:
+    """Whether the Windows directory entry *entry* is a link to rg: a reparse point whose tag is
+    a name surrogate (a symlink, a directory junction, a WSL symlink), as Rust's
+    ``FileType::is_symlink`` decides on Windows. CPython's ``is_symlink()`` is true of symlinks
+    only and ``is_dir(follow_symlinks=False)`` of a junction, which the walk would then enter
+    without --follow, and even where it leads out of a confined root.
+
+    Costs no system call on Windows: the entry's ``stat(follow_symlinks=False)`` (with its
+    ``st_reparse_tag``) comes with the directory listing."""
+    return entry.stat(follow_symlinks=False).st_reparse_tag & _NAME_SURROGATE != 0
 
 
 class Listing:

@@ -52,6 +52,7 @@ import operator
 import os
 import stat as stat_module
 import struct
+import sys
 import threading
 import time
 import weakref
@@ -62,7 +63,7 @@ from collections.abc import Callable
 
 from shellfree.search.file_read import read_whole
 from shellfree.search.ignore_files import LoadedRules, load_rule_file
-from shellfree.search.listing import DIRECTORY, FILE, OTHER, Listing
+from shellfree.search.listing import DIRECTORY, FILE, OTHER, Listing, is_windows_link
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
@@ -450,11 +451,14 @@ class TreeCache:
         read_at = self._clock()
         trusted = st is not None
         entries = []
+        windows = sys.platform == "win32"
         with os.scandir(directory) as it:
             for entry in it:
                 try:
-                    if entry.is_dir(follow_symlinks=False):
-                        kind: object = DIRECTORY
+                    if windows and is_windows_link(entry):
+                        kind: object = OTHER  # a junction too, which is_dir() calls a directory
+                    elif entry.is_dir(follow_symlinks=False):
+                        kind = DIRECTORY
                     elif entry.is_file(follow_symlinks=False):
                         kind = FILE
                     else:

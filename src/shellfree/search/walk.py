@@ -18,6 +18,7 @@ from __future__ import annotations
 import operator
 import os
 import stat
+import sys
 from collections.abc import Collection, Iterator, Sequence
 
 from shellfree._record import Record
@@ -30,7 +31,7 @@ from shellfree.search.ignore_files import (
     load_rule_file,
 )
 
-from shellfree.search.listing import DIRECTORY, FILE, OTHER
+from shellfree.search.listing import DIRECTORY, FILE, OTHER, is_windows_link
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
@@ -669,6 +670,7 @@ class Walker:
         opts = self.options
         follow = opts.follow_links
         max_depth = opts.max_depth
+        windows = sys.platform == "win32"
         # An explicit stack keeps rg's depth-first order without recursion limits.
         stack = [(join_path(directory, b""), iter(listing), node, depth, ancestors)]
         skip = self._skip
@@ -682,10 +684,13 @@ class Walker:
             path = prefix + name
             target = None
             try:
-                if follow and entry.is_symlink():
+                link = windows and is_windows_link(entry)  # a junction is a link to rg
+                if follow and (link or entry.is_symlink()):
                     target = os.stat(self._fs(path))
                     is_dir = stat.S_ISDIR(target.st_mode)
                     is_file = stat.S_ISREG(target.st_mode)
+                elif link:
+                    continue  # not followed: neither searched nor entered, as a symlink
                 else:
                     is_dir = entry.is_dir(follow_symlinks=False)
                     is_file = not is_dir and entry.is_file(follow_symlinks=False)
