@@ -11,6 +11,7 @@ import errno
 import os
 import re
 import stat
+import sys
 
 from shellfree._record import Record
 from shellfree.search.errors import os_error_text
@@ -157,15 +158,27 @@ def _first_line(path: bytes) -> bytes | None:
 _EXCLUDES_FILE = re.compile(rb'^\s*excludesfile\s*=\s*"?\s*(\S+?)\s*"?\s*$', re.IGNORECASE | re.MULTILINE)
 
 
+def _home(environ: "os._Environ[str] | dict[str, str]") -> str | None:
+    """The home directory as rg 15.1 finds it (Rust's ``std::env::home_dir``), if set.
+
+    rg: on Windows, ``USERPROFILE``, not ``HOME`` (Rust 1.86 stopped reading HOME there, and
+    rg's Windows releases are built with a nightly newer than that); with it unset or empty,
+    Rust asks the OS for the profile directory, which Python cannot without ctypes, so there is
+    no home. Elsewhere ``HOME``.
+    """
+    return environ.get("USERPROFILE" if sys.platform == "win32" else "HOME") or None
+
+
 def global_excludes_path(environ: "os._Environ[str] | dict[str, str]" = os.environ) -> bytes | None:
     """The global gitignore rg 15.1 uses: ``core.excludesFile`` from ``~/.gitconfig``, else
     from ``$XDG_CONFIG_HOME/git/config`` (``~/.config/git/config``), else the default
     ``$XDG_CONFIG_HOME/git/ignore`` (``~/.config/git/ignore``).
 
     rg 15.1 reads neither ``GIT_CONFIG_GLOBAL`` nor the system config (checked against the
-    binary); every ``~`` in the value is replaced by ``$HOME``.
+    binary); every ``~`` in the value is replaced by the home directory, which is ``$HOME``
+    and on Windows ``%USERPROFILE%`` (see :func:`_home`).
     """
-    home = environ.get("HOME") or None
+    home = _home(environ)
     xdg = environ.get("XDG_CONFIG_HOME") or None
     config_dir = xdg if xdg else (os.path.join(home, ".config") if home else None)
     candidates = []
