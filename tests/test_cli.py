@@ -213,6 +213,28 @@ class TestCall:
         assert json.loads(out.stdout) == {
             "error": "Arguments for search_files must be a JSON object, got list."}
 
+    @staticmethod
+    def _call_with_stdin(monkeypatch, root, tool: str, data: bytes) -> int:
+        # sys.stdin as on Windows: its text layer decodes the ANSI code page (cp1252 here).
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="cp1252"))
+        return cli.main(["call", "--root", str(root), tool, "-"])
+
+    @pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+    def test_piped_arguments_are_utf8_whatever_the_locale(self, tmp_path, monkeypatch,
+                                                           capsysbinary, bom):
+        arguments = {"path": "caf\u00e9.txt", "content": "na\u00efve \u2713\n"}
+        data = bom + json.dumps(arguments, ensure_ascii=False).encode("utf-8")
+        assert self._call_with_stdin(monkeypatch, tmp_path, "write_file", data) == 0
+        assert "error" not in json.loads(capsysbinary.readouterr().out)
+        assert (tmp_path / "caf\u00e9.txt").read_text(encoding="utf-8") == "na\u00efve \u2713\n"
+
+    def test_piped_arguments_that_are_not_utf8_are_refused(self, tmp_path, monkeypatch,
+                                                           capsysbinary):
+        data = b'{"path": "caf\xe9.txt"}'
+        assert self._call_with_stdin(monkeypatch, tmp_path, "read_file", data) == 2
+        assert capsysbinary.readouterr() == (b"", b"shellfree call: the arguments on standard "
+                                             b"input are not UTF-8 (byte 0xe9 at offset 13)\n")
+
 
 class TestMcp:
     def test_root_must_be_a_directory(self, tmp_path, capsys):

@@ -100,8 +100,8 @@ def _parser() -> "argparse.ArgumentParser":
                            "current directory)")
     call.add_argument("tool", help="read_file, write_file, patch or search_files")
     call.add_argument("arguments", nargs="?", default="-", metavar="JSON",
-                      help="the tool's arguments as a JSON object; read from stdin when omitted "
-                           "or '-'")
+                      help="the tool's arguments as a JSON object; read from stdin (UTF-8) "
+                           "when omitted or '-'")
     call.set_defaults(run=_call)
 
     mcp = commands.add_parser(
@@ -236,7 +236,18 @@ def _argv_bytes(argv: list[str]) -> list[bytes]:
 def _call(options: "argparse.Namespace") -> int:
     import json
 
-    raw = sys.stdin.read() if options.arguments == "-" else options.arguments
+    raw = options.arguments
+    if raw == "-":
+        # JSON is UTF-8: sys.stdin would decode it with the locale's encoding, on Windows the
+        # ANSI code page, which garbles every non-ASCII character. A BOM, which some Windows
+        # tools write, is dropped.
+        data = sys.stdin.buffer.read()
+        try:
+            raw = data.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            sys.stderr.write(f"shellfree call: the arguments on standard input are not UTF-8 "
+                             f"(byte 0x{data[err.start]:02x} at offset {err.start})\n")
+            return 2
     try:
         arguments = json.loads(raw) if raw.strip() else {}
     except json.JSONDecodeError as err:
