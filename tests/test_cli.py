@@ -174,6 +174,39 @@ class TestRg:
         monkeypatch.setattr(run_module, "run", reader_left)
         assert cli._rg(["needle"]) == 0  # stdout's own: quiet, as rg
 
+    @pytest.mark.parametrize("failing", ["write", "flush"])
+    def test_einval_from_a_closed_pipe_is_a_reader_that_left_on_windows(self, monkeypatch,
+                                                                        failing):
+        # Windows raises OSError(EINVAL) rather than BrokenPipeError for a write to a pipe
+        # whose reader closed it (CPython's subprocess: bpo-19612); elsewhere EINVAL is a bug.
+        import errno
+
+        import shellfree.rgcli.run as run_module
+
+        class Closed(io.BytesIO):
+            def write(self, data):
+                if failing == "write":
+                    raise OSError(errno.EINVAL, "Invalid argument")
+                return len(data)
+
+            def flush(self):
+                if failing == "flush":
+                    raise OSError(errno.EINVAL, "Invalid argument")
+
+        def writes(argv, stdout, *args, **kwargs):
+            stdout.write(b"x" * 10)
+            return 0
+
+        monkeypatch.setattr(cli, "_silence_stdout", lambda: None)
+        monkeypatch.setattr(cli, "_block_buffered", lambda stream: Closed())
+        monkeypatch.setattr(run_module, "run", writes)
+        monkeypatch.setattr(sys, "platform", "win32")
+        assert cli._rg(["needle"]) == 0
+        monkeypatch.setattr(sys, "platform", "linux")
+        with pytest.raises(OSError) as raised:
+            cli._rg(["needle"])
+        assert raised.value.errno == errno.EINVAL
+
     @pytest.mark.parametrize("unbuffered", ["", "1"])
     def test_the_fast_exit_keeps_the_status_and_every_message(self, tmp_path, unbuffered):
         # console() leaves an rg run through os._exit: what was written must be flushed first.

@@ -9,6 +9,7 @@ source checkout and writes a report.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from types import ModuleType
@@ -182,10 +183,10 @@ class _ReaderLeft(Exception):
 
 
 class _Stdout:
-    """stdout for a search, telling a reader that left (a broken pipe on this stream, which
-    ends the search silently, as in rg) from a broken pipe anywhere else, which is a bug and
-    must not pass for it: one between forked workers once made a search print nothing and
-    exit 0."""
+    """stdout for a search, telling a reader that left (a broken pipe on this stream, see
+    :func:`_reader_left`, which ends the search silently, as in rg) from a broken pipe
+    anywhere else, which is a bug and must not pass for it: one between forked workers once
+    made a search print nothing and exit 0."""
 
     __slots__ = ("_stream",)
 
@@ -195,17 +196,29 @@ class _Stdout:
     def write(self, data) -> int:
         try:
             return self._stream.write(data)
-        except BrokenPipeError:
-            raise _ReaderLeft from None
+        except OSError as err:
+            if _reader_left(err):
+                raise _ReaderLeft from None
+            raise
 
     def flush(self) -> None:
         try:
             self._stream.flush()
-        except BrokenPipeError:
-            raise _ReaderLeft from None
+        except OSError as err:
+            if _reader_left(err):
+                raise _ReaderLeft from None
+            raise
 
     def fileno(self) -> int:
         return self._stream.fileno()
+
+
+def _reader_left(err: OSError) -> bool:
+    """Whether *err*, raised by a write to stdout, says that its reader went away: a broken
+    pipe, or on Windows EINVAL, which a write to a pipe closed at the other end raises there
+    (CPython's subprocess takes it alike, bpo-19612)."""
+    return isinstance(err, BrokenPipeError) or (
+        sys.platform == "win32" and err.errno == errno.EINVAL)
 
 
 def _block_buffered(stream):
