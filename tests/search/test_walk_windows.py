@@ -52,3 +52,27 @@ class TestJunctions:
     def test_follow_enters_a_junction_as_a_link(self, junction_tree, monkeypatch):
         with windows_listings(monkeypatch, junctions={"j", b"j"}):
             assert files(junction_tree, "-L") == (b"a.txt\nj/secret.txt\n", b"")
+
+
+class TestFollowedDirectories:
+    """Under -L each directory is identified by (st_dev, st_ino); a Windows DirEntry's stat
+    has both 0, so they come from os.stat there (expected outputs checked against rg 15.1 on
+    the same tree, unsimulated)."""
+
+    def test_a_link_to_an_ancestor_is_a_loop(self, tmp_path, monkeypatch):
+        (tmp_path / "d" / "sub").mkdir(parents=True)
+        (tmp_path / "d" / "sub" / "f").write_bytes(b"x\n")
+        os.symlink("..", tmp_path / "d" / "sub" / "up")
+        with windows_listings(monkeypatch):
+            assert files(tmp_path, "-L") == (
+                b"d/sub/f\n",
+                b"rg: File system loop found: ./d/sub/up points to an ancestor ./d\n",
+            )
+
+    def test_one_file_system_enters_the_directories_of_the_root_device(self, tmp_path,
+                                                                      monkeypatch):
+        (tmp_path / "d").mkdir()
+        (tmp_path / "d" / "f").write_bytes(b"x\n")
+        (tmp_path / "a").write_bytes(b"x\n")
+        with windows_listings(monkeypatch):
+            assert files(tmp_path, "-L", "--one-file-system") == (b"a\nd/f\n", b"")

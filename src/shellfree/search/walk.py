@@ -722,7 +722,10 @@ class Walker:
             if follow:
                 if target is None:
                     try:
-                        target = entry.stat(follow_symlinks=False)
+                        # On Windows a DirEntry's stat has st_ino and st_dev 0 (the docs of
+                        # os.DirEntry.inode): the loop test and --one-file-system need os.stat.
+                        target = (os.stat(self._fs(path)) if windows
+                                  else entry.stat(follow_symlinks=False))
                     except OSError as err:
                         yield self._io_error(path, err)
                         continue
