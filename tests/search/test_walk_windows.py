@@ -76,3 +76,37 @@ class TestFollowedDirectories:
         (tmp_path / "a").write_bytes(b"x\n")
         with windows_listings(monkeypatch):
             assert files(tmp_path, "-L", "--one-file-system") == (b"a\nd/f\n", b"")
+
+
+class TestHiddenAttribute:
+    """rg on Windows hides an entry with the hidden attribute as it hides a leading dot
+    (ripgrep #1847): skipped unless --hidden or an ignore file's whitelist keeps it."""
+
+    @pytest.fixture
+    def tree(self, tmp_path):
+        for path in ("a.txt", "secret.txt", "d/f.txt", "shown/g.txt"):
+            (tmp_path / path).parent.mkdir(exist_ok=True)
+            (tmp_path / path).write_bytes(b"x\n")
+        return tmp_path
+
+    HIDDEN = {"secret.txt", b"secret.txt", "d", b"d"}
+
+    @CACHES
+    def test_skipped(self, tree, monkeypatch, cached):
+        cache = TreeCache() if cached else None
+        with windows_listings(monkeypatch, hidden=self.HIDDEN):
+            assert files(tree, cache=cache) == (b"a.txt\nshown/g.txt\n", b"")
+
+    @CACHES
+    def test_kept_by_hidden_or_a_whitelist(self, tree, monkeypatch, cached):
+        cache = TreeCache() if cached else None
+        (tree / ".ignore").write_bytes(b"!secret.txt\n")
+        with windows_listings(monkeypatch, hidden=self.HIDDEN):
+            assert files(tree, cache=cache) == (b"a.txt\nsecret.txt\nshown/g.txt\n", b"")
+            assert files(tree, "--hidden", cache=cache) == (
+                b".ignore\na.txt\nd/f.txt\nsecret.txt\nshown/g.txt\n", b"")
+
+    def test_a_followed_link_is_hidden_by_its_target(self, tree, monkeypatch):
+        os.symlink("d", tree / "link")
+        with windows_listings(monkeypatch, hidden=self.HIDDEN):
+            assert files(tree, "-L") == (b"a.txt\nshown/g.txt\n", b"")

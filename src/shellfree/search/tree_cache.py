@@ -63,7 +63,9 @@ from collections.abc import Callable
 
 from shellfree.search.file_read import read_whole
 from shellfree.search.ignore_files import LoadedRules, load_rule_file
-from shellfree.search.listing import DIRECTORY, FILE, OTHER, Listing, is_windows_link
+from shellfree.search.listing import (
+    DIRECTORY, FILE, OTHER, Listing, is_windows_hidden, is_windows_link,
+)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
@@ -451,6 +453,7 @@ class TreeCache:
         read_at = self._clock()
         trusted = st is not None
         entries = []
+        hidden = []
         windows = sys.platform == "win32"
         with os.scandir(directory) as it:
             for entry in it:
@@ -463,6 +466,8 @@ class TreeCache:
                         kind = FILE
                     else:
                         kind = OTHER
+                    if windows and is_windows_hidden(entry):
+                        hidden.append(entry.name)
                 except OSError as err:
                     # The type needed a stat, which failed: the walker reports it, and the
                     # next run looks again.
@@ -472,7 +477,8 @@ class TreeCache:
         if sort_names:
             entries.sort(key=_by_name)
         signature = _signature(st) if st is not None else ()
-        listing = Listing(entries, signature, trusted and _settled(st, read_at))  # type: ignore[arg-type]
+        settled = trusted and _settled(st, read_at)  # type: ignore[arg-type]
+        listing = Listing(entries, signature, settled, tuple(hidden))
         with self._lock:
             listing.watched = self._stamp(vouch) if trusted else 0
             self._listings[key] = listing

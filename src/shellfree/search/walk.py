@@ -31,7 +31,7 @@ from shellfree.search.ignore_files import (
     load_rule_file,
 )
 
-from shellfree.search.listing import DIRECTORY, FILE, OTHER, is_windows_link
+from shellfree.search.listing import DIRECTORY, FILE, OTHER, is_windows_hidden, is_windows_link
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
 if TYPE_CHECKING:
@@ -380,8 +380,11 @@ class Walker:
         # --ignore-file): see _rg_strip.
         return _rg_strip(path, self._cwd)
 
-    def _skip(self, node: _Dir, path: bytes, name: bytes, is_dir: bool) -> bool:
-        """rg's ``Ignore::matched`` for one walked entry: True if it must be skipped."""
+    def _skip(
+        self, node: _Dir, path: bytes, name: bytes, is_dir: bool, hidden: bool = False
+    ) -> bool:
+        """rg's ``Ignore::matched`` for one walked entry: True if it must be skipped. *hidden*:
+        the entry has Windows' hidden attribute, which hides it as a leading dot does."""
         if self._overrides is not None:
             verdict = self._overrides.matched(self._cwd_strip(path), is_dir)
             if verdict == IGNORE:
@@ -404,7 +407,7 @@ class Walker:
             if verdict == WHITELIST:
                 whitelisted = True
                 break
-        if not whitelisted and not self.options.hidden and _is_hidden(name):
+        if not whitelisted and not self.options.hidden and (hidden or _is_hidden(name)):
             return True
         return False
 
@@ -712,7 +715,7 @@ class Walker:
                         True,
                     )
                     continue
-            if skip(node, path, name, is_dir):
+            if skip(node, path, name, is_dir, windows and is_windows_hidden(entry, target)):
                 continue
             if not is_dir:
                 if is_file:
@@ -906,6 +909,7 @@ class Walker:
             if known[0] is configuration and known == key:
                 return kept
         skip = self._skip
+        hidden = listing.hidden
         kept = []
         for name, kind in listing.entries:
             if kind is OTHER:
@@ -914,7 +918,7 @@ class Walker:
                 kept.append((name, kind, None))  # the error, reported where the plain walk does
                 continue
             path = prefix + name
-            if skip(node, path, name, kind is DIRECTORY):
+            if skip(node, path, name, kind is DIRECTORY, name in hidden):
                 continue
             kept.append((name, kind, (path[2:] if strip_dot else path) if kind is FILE else None))
         # A few configurations per directory (the tools' searches differ in -g globs); the
