@@ -5,12 +5,14 @@ a tree cache, since the cached walk reads its own listings (tree_cache.py)."""
 from __future__ import annotations
 
 import io
+import ntpath
 import os
 import sys
 
 import pytest
 
 from shellfree.rgcli.run import run
+from shellfree.search import walk
 from shellfree.search.tree_cache import TreeCache
 from tests.search.windows_listing import windows_listings
 
@@ -110,3 +112,38 @@ class TestHiddenAttribute:
         os.symlink("d", tree / "link")
         with windows_listings(monkeypatch, hidden=self.HIDDEN):
             assert files(tree, "-L") == (b"a.txt\nshown/g.txt\n", b"")
+
+
+class TestPathJoins:
+    """On Windows a path is handed to the OS as ``ntpath.join(base, path)``, the path the
+    engine's confinement resolved and checked; the POSIX concatenation gave other files."""
+
+    BASE = "C:\\base"
+
+    @pytest.mark.parametrize("path", [b"\\x", b"/x", b"D:sub", b"C:sub", b"sub\\y", b"E:\\abs"])
+    def test_the_os_is_given_the_joined_path(self, monkeypatch, path):
+        # Every stat fails (there is no C: here); what matters is the path it was asked for.
+        asked = []
+
+        def stat(target, *args, **kwargs):
+            asked.append(target)
+            raise FileNotFoundError(2, "No such file or directory")
+
+        with monkeypatch.context() as patch:
+            patch.setattr(sys, "platform", "win32")
+            patch.setattr(os, "sep", "\\")
+            patch.setattr(os, "altsep", "/")
+            patch.setattr(os, "path", ntpath)
+            patch.setattr(os, "stat", stat)
+            status = run([b"--files", path], io.BytesIO(), io.BytesIO(), cwd=self.BASE)
+        assert status == 2
+        assert asked and set(asked) == {ntpath.join(self.BASE.encode(), path)}, asked
+
+    @pytest.mark.parametrize("ancestor, below", [
+        (b"C:\\w", b"repo/sub"), (b"C:\\", b"w/repo/sub"), (b"C:\\w\\repo\\sub", b""),
+    ])
+    def test_parent_rules_see_slashes(self, monkeypatch, ancestor, below):
+        # realpath gives C:\w\repo\sub; a parent's anchored rule (/repo/sub/x) matches the path
+        # below it only with "/" between the components.
+        monkeypatch.setattr(os, "sep", "\\")
+        assert walk._below(b"C:\\w\\repo\\sub", ancestor) == below

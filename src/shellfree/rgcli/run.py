@@ -66,8 +66,11 @@ class Invocation:
         prefix = self._posix_prefix
         if prefix is not None:
             return path if path[:1] == b"/" else prefix + path
-        if self._base is None or os.path.isabs(path):
+        if self._base is None:
             return path
+        # Not os.path.isabs first: on Windows before Python 3.13 it is true of a rooted path
+        # (\x), which the OS then takes on the process's drive, not the base's as ntpath.join
+        # and the engine's confinement do.
         return os.path.join(self._base, path)
 
     def message(self, text: str, *, error: bool) -> None:

@@ -190,6 +190,19 @@ def _parent_prefix(root: bytes, below: bytes) -> bytes:
     return below + b"/"
 
 
+def _below(path: bytes, ancestor: bytes) -> bytes:
+    """The absolute *path* below its ancestor directory *ancestor*, both as
+    ``os.path.realpath`` gives them, with ``/`` between components as rules match them.
+
+    On Windows realpath separates with ``\\``, where rg's matcher (globset's ``Candidate``)
+    sees ``/``: with ``\\`` left in, no anchored rule of a parent directory could match. The
+    drive is part of *ancestor*, so none is left."""
+    below = path[len(ancestor) :]
+    if os.sep != "/":
+        below = below.replace(os.fsencode(os.sep), b"/")
+    return below.lstrip(b"/")
+
+
 def _rg_strip(path: bytes, root: bytes) -> bytes:
     """The path a rule file rooted at *root* sees for the walk path *path*, computed as rg
     does: ``Ignore::matched`` drops a leading ``./``, ``Gitignore::strip`` drops another one,
@@ -260,6 +273,9 @@ class Walker:
         # chdir); printed paths stay as typed.
         self._base = os.fsencode(cwd) if cwd is not None else None
         self._cwd = self._base if self._base is not None else os.fsencode(os.getcwd())
+        # Off POSIX a path is joined to the base as os.path.join does (see _fs); on POSIX by
+        # concatenation, the cheapest.
+        self._join = None if os.sep == "/" else os.path.join
         if cache is not None:
             self._configuration = _configuration(options, self._cwd)
         environ = os.environ if environ is None else environ
@@ -365,7 +381,14 @@ class Walker:
 
     def _fs(self, path: bytes) -> bytes:
         """The path to hand to the OS for *path* as typed or printed."""
-        if self._base is None or os.path.isabs(path):
+        if self._base is None:
+            return path
+        if self._join is not None:
+            # Windows: ntpath.join, as the engine's confinement resolved the path, gives a
+            # rooted path (\x) the base's drive and keeps one on another drive (D:x) whole;
+            # concatenated, C:\base/D:x would name a stream of the file C:\base\D.
+            return self._join(self._base, path)
+        if os.path.isabs(path):
             return path
         return join_path(self._base, path)
 
@@ -566,7 +589,7 @@ class Walker:
         for ancestor in reversed(ancestors):
             # The candidate for an ancestor's rules: the base's absolute path below it, then
             # the entry's path below the root.
-            below = base[len(ancestor) :].lstrip(b"/")
+            below = _below(base, ancestor)
             prefix = _parent_prefix(root, below)
             # rg reads the ancestors' ignore files even under --no-ignore-parent (it walks
             # them to find repositories) and reports their errors as errors; it just does not
