@@ -176,7 +176,7 @@ class TestRg:
 
     @pytest.mark.parametrize("failing", ["write", "flush"])
     def test_einval_from_a_closed_pipe_is_a_reader_that_left_on_windows(self, monkeypatch,
-                                                                        failing):
+                                                                        capsysbinary, failing):
         # Windows raises OSError(EINVAL) rather than BrokenPipeError for a write to a pipe
         # whose reader closed it (CPython's subprocess: bpo-19612); elsewhere EINVAL is a bug.
         import errno
@@ -202,10 +202,56 @@ class TestRg:
         monkeypatch.setattr(run_module, "run", writes)
         monkeypatch.setattr(sys, "platform", "win32")
         assert cli._rg(["needle"]) == 0
+        assert capsysbinary.readouterr().err == b""
+        # Elsewhere it is a failed write: said once, status 2 (as any other write error).
         monkeypatch.setattr(sys, "platform", "linux")
-        with pytest.raises(OSError) as raised:
-            cli._rg(["needle"])
-        assert raised.value.errno == errno.EINVAL
+        assert cli._rg(["needle"]) == 2
+        assert capsysbinary.readouterr().err == b"rg: Invalid argument (os error 22)\n"
+
+    @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="/dev/full (Linux)")
+    def test_a_full_disk_is_a_message_and_status_2(self, tmp_path, reference_rg):
+        # rg names each file whose lines it could not write; shellfree, buffered, says it once.
+        for i in range(300):
+            (tmp_path / f"f{i:03}.txt").write_bytes(b"needle line\n" * 20)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        with open("/dev/full", "wb") as full:
+            ours = subprocess.run([sys.executable, "-m", "shellfree", "rg", "needle"],
+                                  cwd=tmp_path, stdout=full, stderr=subprocess.PIPE, env=env)
+            theirs = subprocess.run([reference_rg, "needle"], cwd=tmp_path, stdout=full,
+                                    stderr=subprocess.PIPE)
+        assert ours.returncode == theirs.returncode == 2
+        assert ours.stderr == b"rg: No space left on device (os error 28)\n"
+        assert theirs.stderr.endswith(b": No space left on device (os error 28)\n")
+
+    @pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell closes the streams")
+    @pytest.mark.parametrize("shell", ["{prog} needle >&-", "{prog} nothing-here >&-",
+                                       "{prog} needle - <&-", "{prog} needle 2>&-"])
+    def test_a_closed_standard_stream_as_rg(self, tmp_path, reference_rg, shell):
+        # Closed when the process starts (Python's sys.stdout is then None): rg's status, no
+        # traceback.
+        (tmp_path / "a.txt").write_bytes(b"needle\n")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        ours = subprocess.run(shell.format(prog=f"{sys.executable} -m shellfree rg"), shell=True,
+                              cwd=tmp_path, capture_output=True, env=env)
+        theirs = subprocess.run(shell.format(prog=reference_rg), shell=True, cwd=tmp_path,
+                                capture_output=True)
+        assert (ours.returncode, ours.stdout, ours.stderr) == (
+            theirs.returncode, theirs.stdout, theirs.stderr)
+
+    @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
+    def test_ctrl_c_ends_quietly(self, tmp_path):
+        import signal
+        import time
+
+        os.mkfifo(tmp_path / "fifo")  # opened for reading, it waits for a writer
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        process = subprocess.Popen([sys.executable, "-m", "shellfree", "rg", "x", "fifo"],
+                                   cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   env=env)
+        time.sleep(1.0)  # started and waiting on the FIFO
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+        assert (process.returncode, err) == (130, b"")
 
     @pytest.mark.parametrize("unbuffered", ["", "1"])
     def test_the_fast_exit_keeps_the_status_and_every_message(self, tmp_path, unbuffered):
@@ -267,6 +313,39 @@ class TestCall:
         assert self._call_with_stdin(monkeypatch, tmp_path, "read_file", data) == 2
         assert capsysbinary.readouterr() == (b"", b"shellfree call: the arguments on standard "
                                              b"input are not UTF-8 (byte 0xe9 at offset 13)\n")
+
+
+    def test_root_must_be_a_directory(self, tmp_path, capsys):
+        missing = tmp_path / "nope"
+        assert cli.main(["call", "--root", str(missing), "write_file",
+                         '{"path": "n.txt", "content": "x"}']) == 2
+        assert capsys.readouterr().err == (
+            f"shellfree call: --root {str(missing)!r} is not a directory\n")
+        assert not missing.exists()  # the write did not make it
+
+    @pytest.mark.skipif(sys.platform == "win32", reason="a directory in use cannot be removed")
+    def test_a_removed_working_directory_needs_root(self, tmp_path):
+        gone = tmp_path / "gone"
+        gone.mkdir()
+        (tmp_path / "a.txt").write_bytes(b"x\n")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        script = (f"cd {gone} && rmdir {gone} && {sys.executable} -m shellfree call read_file "
+                  f"'{{\"path\": \"{tmp_path / 'a.txt'}\"}}'")
+        out = subprocess.run(script, shell=True, capture_output=True, env=env)
+        assert (out.returncode, out.stdout) == (2, b"")
+        assert out.stderr == b"shellfree call: the current directory no longer exists; pass --root\n"
+        listed = subprocess.run(f"cd {gone.parent} && mkdir gone && cd gone && rmdir {gone} && "
+                                f"{sys.executable} -m shellfree rg --files {tmp_path}",
+                                shell=True, capture_output=True, env=env)
+        assert (listed.returncode, listed.stdout) == (0, f"{tmp_path / 'a.txt'}\n".encode())
+
+    @pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="a name that is not UTF-8")
+    def test_a_name_that_is_not_utf8_is_printed_as_json_escapes(self, tmp_path):
+        (tmp_path / os.fsdecode(b"bad\xff.txt")).write_bytes(b"x\n")
+        out = _shellfree(["call", "--root", str(tmp_path), "read_file", '{"path": "bad.txt"}'])
+        assert out.returncode == 0 and b"bad\\udcff.txt" in out.stdout
+        [name] = json.loads(out.stdout)["similar_files"]
+        assert os.path.exists(name)  # the parsed name is the file's own
 
 
 class TestMcp:

@@ -10,6 +10,7 @@ source checkout and writes a report.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import sys
 from types import ModuleType
@@ -47,11 +48,17 @@ def console() -> None:
     Under a profiler or a tracer (cProfile, coverage), which report at exit, it exits normally.
     """
     argv = sys.argv[1:]
-    status = main(argv)
+    try:
+        status = main(argv)
+    except KeyboardInterrupt:
+        # Ctrl-C: stop without a traceback, with the status a shell gives a process SIGINT
+        # ended (rg dies of the signal).
+        status = 130
     if argv[:1] == ["rg"] and sys.getprofile() is None and sys.gettrace() is None:
         for stream in (sys.stdout, sys.stderr):
             try:
-                stream.flush()
+                if stream is not None:  # None: closed when the process started
+                    stream.flush()
             except (OSError, ValueError):
                 pass  # a reader that left (rg exits quietly) or a closed stream
         os._exit(status)
@@ -99,6 +106,8 @@ def _parser() -> "argparse.ArgumentParser":
     call.add_argument("--root", default=None, metavar="DIR",
                       help="the task directory relative paths resolve against (default: the "
                            "current directory)")
+    # Any name: an unknown tool, like arguments that are not an object, gets the contract's
+    # error as the result, what the agent would receive.
     call.add_argument("tool", help="read_file, write_file, patch or search_files")
     call.add_argument("arguments", nargs="?", default="-", metavar="JSON",
                       help="the tool's arguments as a JSON object; read from stdin (UTF-8) "
@@ -166,16 +175,43 @@ def _rg(argv: list[str]) -> int:
     from shellfree.rgcli.run import run
 
     args = _argv_bytes(argv)
-    args = config_args(args, sys.stderr.buffer) + args
-    stdout = _Stdout(_block_buffered(sys.stdout.buffer))
+    # A standard stream closed when the process started is None (`rg x >&-`): rg's writes to
+    # it fail unseen and its status is the search's; a closed stdin reads as empty.
+    stderr = sys.stderr.buffer if sys.stderr is not None else _discard()
+    stdin = sys.stdin.buffer if sys.stdin is not None else io.BytesIO()
+    args = config_args(args, stderr) + args
+    out = sys.stdout.buffer if sys.stdout is not None else _discard()
+    stdout = _Stdout(_block_buffered(out))
     try:
-        status = run(args, stdout, sys.stderr.buffer, sys.stdin.buffer, may_fork=True)
+        status = run(args, stdout, stderr, stdin, may_fork=True)
         stdout.flush()
     except _ReaderLeft:
         # rg stops silently when the reader goes away.
         _silence_stdout()
         return 0
+    except _WriteFailed as failed:
+        # A full disk, an I/O error: rg names each file whose lines it could not write and
+        # exits 2; shellfree, whose output is buffered, says it once and stops.
+        from shellfree.search.errors import os_error_text
+
+        _silence_stdout()
+        stderr.write(f"rg: {os_error_text(failed.error)}\n".encode("utf-8", "replace"))
+        stderr.flush()
+        return 2
     return status
+
+
+def _discard():
+    """A binary stream that takes every write and keeps nothing."""
+    return open(os.devnull, "wb")
+
+
+class _WriteFailed(Exception):
+    """Writing to stdout failed for another reason than its reader leaving."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 class _ReaderLeft(Exception):
@@ -199,7 +235,7 @@ class _Stdout:
         except OSError as err:
             if _reader_left(err):
                 raise _ReaderLeft from None
-            raise
+            raise _WriteFailed(err) from None
 
     def flush(self) -> None:
         try:
@@ -207,7 +243,7 @@ class _Stdout:
         except OSError as err:
             if _reader_left(err):
                 raise _ReaderLeft from None
-            raise
+            raise _WriteFailed(err) from None
 
     def fileno(self) -> int:
         return self._stream.fileno()
@@ -266,12 +302,43 @@ def _call(options: "argparse.Namespace") -> int:
     except json.JSONDecodeError as err:
         sys.stderr.write(f"shellfree call: the arguments are not JSON: {err}\n")
         return 2
+    root = _task_root("call", options.root)
+    if root is None:
+        return 2
     from shellfree import FileTools
+    from shellfree.engine.envelope import wire_text
 
-    tools = FileTools(root=options.root if options.root is not None else os.getcwd())
-    # UTF-8 whatever the locale: the text is JSON with non-ASCII kept (ensure_ascii=False).
-    sys.stdout.buffer.write((tools.call(options.tool, arguments) + "\n").encode("utf-8", "replace"))
+    result = FileTools(root=root).call(options.tool, arguments)
+    if sys.stdout is None:
+        return 0
+    # UTF-8 whatever the locale: the text is JSON with non-ASCII kept (ensure_ascii=False); a
+    # file name that is not UTF-8 is written as the JSON escapes of its bytes (wire_text).
+    try:
+        sys.stdout.buffer.write((wire_text(result) + "\n").encode("utf-8"))
+        sys.stdout.flush()
+    except OSError as err:
+        if not _reader_left(err):
+            from shellfree.search.errors import os_error_text
+
+            sys.stderr.write(f"shellfree call: cannot write the result: {os_error_text(err)}\n")
+            return 2
     return 0
+
+
+def _task_root(command: str, given: str | None) -> str | None:
+    """The task directory of ``shellfree call``/``mcp``: *given* (``--root``) or the current
+    directory, which must be an existing directory; None, with the reason on stderr, if not."""
+    if given is None:
+        try:
+            return os.getcwd()
+        except OSError:
+            sys.stderr.write(f"shellfree {command}: the current directory no longer exists; "
+                             "pass --root\n")
+            return None
+    if not os.path.isdir(given):
+        sys.stderr.write(f"shellfree {command}: --root {given!r} is not a directory\n")
+        return None
+    return given
 
 
 def _positive_int(text: str) -> int:
@@ -289,9 +356,8 @@ def _positive_int(text: str) -> int:
 def _mcp(options: "argparse.Namespace") -> int:
     from shellfree.mcp_server import MCPUnavailableError, serve_stdio
 
-    root = options.root if options.root is not None else os.getcwd()
-    if not os.path.isdir(root):
-        sys.stderr.write(f"shellfree mcp: --root {root!r} is not a directory\n")
+    root = _task_root("mcp", options.root)
+    if root is None:
         return 2
     try:
         serve_stdio(root, v4a=options.v4a, watch=options.watch,

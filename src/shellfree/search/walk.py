@@ -203,6 +203,17 @@ def _below(path: bytes, ancestor: bytes) -> bytes:
     return below.lstrip(b"/")
 
 
+def _current_directory() -> bytes:
+    """The working directory, which rg's globs and --ignore-file rules are rooted at; when it
+    was removed, a path no walk path starts with, so that nothing is stripped from one: rg
+    still walks the absolute paths it is given (``rg --files /abs/dir`` from a removed
+    directory lists it)."""
+    try:
+        return os.fsencode(os.getcwd())
+    except OSError:
+        return b"\0"
+
+
 def _rg_strip(path: bytes, root: bytes) -> bytes:
     """The path a rule file rooted at *root* sees for the walk path *path*, computed as rg
     does: ``Ignore::matched`` drops a leading ``./``, ``Gitignore::strip`` drops another one,
@@ -272,7 +283,7 @@ class Walker:
         # With *cwd*, relative paths are taken relative to it (an in-process caller must not
         # chdir); printed paths stay as typed.
         self._base = os.fsencode(cwd) if cwd is not None else None
-        self._cwd = self._base if self._base is not None else os.fsencode(os.getcwd())
+        self._cwd = self._base if self._base is not None else _current_directory()
         # Off POSIX a path is joined to the base as os.path.join does (see _fs); on POSIX by
         # concatenation, the cheapest.
         self._join = None if os.sep == "/" else os.path.join
