@@ -4,7 +4,8 @@
 write atomic, see :mod:`shellfree.engine.atomic_write`). If any write fails — or a file changed
 on disk since it was planned — every path already written is restored from the bytes kept in
 memory, in reverse order, and files the patch created are removed, with the directories made
-for them; the result says so. This is shellfree's departure from Hermes, whose apply phase leaves the files half-patched (§4.5).
+for them; the result says so. This is shellfree's departure from Hermes, whose apply phase
+leaves the files half-patched (§4.5).
 """
 
 from __future__ import annotations

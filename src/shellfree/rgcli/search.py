@@ -783,7 +783,8 @@ class _Search:
             if known is None or known[0] is not at or known[1] != stamp:
                 known = (at, stamp, [(c[1] if c[2] else None, (), 0, stamp) for c in held])
                 run.derived[(base, "outcomes")] = known
-            self.to_remember.extend(chain.from_iterable(zip(done_keys, compress(known[2], proven))))
+            outcomes = compress(known[2], proven)
+            self.to_remember.extend(chain.from_iterable(zip(done_keys, outcomes)))
         left = bytearray(b"\1") * len(events)
         for i in done_at:
             left[i] = 0

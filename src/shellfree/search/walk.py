@@ -38,7 +38,9 @@ if TYPE_CHECKING:
     from shellfree.search.listing import Listing
     from shellfree.search.tree_cache import TreeCache
 
-__all__ = ["WalkOptions", "Haystack", "WalkMessage", "ReplayedRun", "Subtree", "Walker", "join_path"]
+__all__ = [
+    "WalkOptions", "Haystack", "WalkMessage", "ReplayedRun", "Subtree", "Walker", "join_path",
+]
 
 
 class WalkOptions(Record):
