@@ -172,6 +172,38 @@ class TestDenyList:
                                        "Hermes credential store")
 
 
+    @pytest.mark.skipif(sys.platform != "linux", reason="names kept byte for byte (not normalized)")
+    def test_the_unicode_twin_of_a_credential_store_is_refused(self, tmp_path):
+        # A directory on the way spelled in NFC where the disk has NFD: read_file reads the twin
+        # (§2.5), and the deny-list must be asked about it, not only about the path typed.
+        from unicodedata import normalize
+
+        from shellfree import FileTools
+
+        home = tmp_path / normalize("NFD", "jos\u00e9") / ".hermes"
+        (home / "mcp-tokens").mkdir(parents=True)
+        (home / "auth.json").write_text('{"token": "abc"}\n')
+        (home / "mcp-tokens" / "t.json").write_text('{"token": "abc"}\n')
+        ft = FileTools(str(tmp_path), hermes_home=str(home))
+        typed = tmp_path / normalize("NFC", "jos\u00e9") / ".hermes"
+        assert read(ft, str(typed / "auth.json"))["error"].startswith(
+            f"Access denied: {home / 'auth.json'} is a Hermes credential store")
+        assert read(ft, str(typed / "mcp-tokens" / "t.json"))["error"].startswith(
+            f"Access denied: {home / 'mcp-tokens' / 't.json'} is a Hermes MCP token file")
+
+
+class TestSecretFiles:
+    @pytest.mark.skipif(sys.platform == "win32", reason="symlinks need privileges on Windows")
+    def test_a_link_to_a_secret_file_is_read_redacted(self, root, tools):
+        # Hermes asks _is_secret_file_arg of Path.resolve()'s path: the link's target counts.
+        ft = tools({".zshrc": "export GITHUB_TOKEN=abcdefghijklmnopqrstuvwxyz1234\n"})
+        os.symlink(".zshrc", root / "shellrc.txt")
+        assert read(ft, "shellrc.txt")["content"] == "1|export GITHUB_TOKEN=\u00abredacted-secret\u00bb"
+        found = json.loads(ft.search_files(pattern="GITHUB", path="shellrc.txt"))
+        assert [m["content"] for m in found["matches"]] == [
+            "export GITHUB_TOKEN=\u00abredacted-secret\u00bb"]
+
+
 class TestBinaryExtensions:
     def test_refused_by_name_even_when_text(self, tools):
         ft = tools({"notes.DAT": "plain text\n"})

@@ -82,6 +82,14 @@ class TestExactOutput:
         assert redact(line, file_read=True) == "http://alice:«redacted-secret»@proxy.corp:3128"
         assert redact(line) == "http://alice:***@proxy.corp:3128"
 
+    @pytest.mark.parametrize("token, mask", [
+        ("ghp_" + "a" * 36, "«redacted:ghp_…»"), ("sk-" + "b" * 32, "«redacted:sk-…»")])
+    def test_a_known_token_as_userinfo_is_masked_once(self, token, mask) -> None:
+        # The token pass's mask has a colon in it: the url-password rule must not take the
+        # mask's head for a user and its tail for a password (it printed «redacted:«redacted:…).
+        line = f"git clone https://{token}@github.com/o/r.git"
+        assert redact(line, file_read=True) == f"git clone https://{mask}@github.com/o/r.git"
+
     def test_opt_in_masks_the_user_too(self) -> None:
         line = f"see http://alice:{PASSWORD}@proxy.corp:3128 now"
         assert redact(line, redact_url_credentials=True) == "see http://***:***@proxy.corp:3128 now"

@@ -186,6 +186,12 @@ class ReadPolicy:
 
     # -- the secret-file test -----------------------------------------------------------------
 
+    def is_secret_target(self, path: str) -> bool:
+        """:meth:`is_secret_file` of the file *path* names, symlinks followed: Hermes asks it of
+        ``Path.resolve()``'s path (§1.5, §2.6 step 5), so ``notes.txt -> .zshrc`` is read
+        with every redaction pass on; a link whose own name is secret stays secret too."""
+        return self.is_secret_file(path) or self.is_secret_file(os.path.realpath(path))
+
     def is_secret_file(self, path: str) -> bool:
         """Hermes ``_is_secret_file_arg``: the file is read with every redaction pass on (§9).
 

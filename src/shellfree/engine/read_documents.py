@@ -72,7 +72,7 @@ def document_guard(call: ReadCall) -> str | None:
             next_offset=end_line + 1, offset=call.offset, end_line=min(end_line, total),
             total_lines=total)
     kept = apply_char_budget(payload, call.offset, limits.max_chars)
-    redacted = redact_page(payload, call.tools.policy.is_secret_file(call.resolved))
+    redacted = redact_page(payload, call.tools.policy.is_secret_target(call.resolved))
     if page:
         shown = len(page) if kept is None else kept
         _record_coverage(call, info, call.offset + shown - 1,

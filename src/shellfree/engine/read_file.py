@@ -131,6 +131,12 @@ def _read(call: ReadCall) -> str:
     result = read_page(call.resolved, call.offset, call.limit,
                        max_line_length=call.limits.max_line_length,
                        code_page=state.known_code_page(call.resolved))
+    if result.path is not None and result.path != call.resolved:
+        # The unicode twin read instead of a missing path (§2.5; its directories too): the
+        # deny-list was asked about the path as typed, so it is asked about the twin.
+        blocked = call.tools.policy.read_block_error(result.path)
+        if blocked is not None:
+            return tool_error(blocked)
     payload = result.to_dict()
     if result.not_found:
         text = dumps(payload)
@@ -140,7 +146,7 @@ def _read(call: ReadCall) -> str:
     if result.error or result.is_binary:
         return dumps(payload)  # Hermes: no loop bookkeeping for errors and binaries
     kept = apply_char_budget(payload, call.offset, call.limits.max_chars)
-    redacted = redact_page(payload, call.tools.policy.is_secret_file(result.path or call.resolved))
+    redacted = redact_page(payload, call.tools.policy.is_secret_target(result.path or call.resolved))
     add_conflict_hint(payload)
     add_large_file_hint(payload, call.limit)
 

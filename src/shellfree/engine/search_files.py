@@ -140,7 +140,7 @@ def _redacted(result: SearchResult, policy: ReadPolicy, root: str) -> SearchResu
 
     def is_secret(path: str) -> bool:
         if path not in secret:
-            secret[path] = policy.is_secret_file(_absolute(root, path))
+            secret[path] = policy.is_secret_target(_absolute(root, path))
         return secret[path]
 
     matches = tuple(

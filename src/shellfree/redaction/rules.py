@@ -316,8 +316,9 @@ RULES: tuple[TokenRule | PatternRule, ...] = (
                 gates=("eyj",), mask="head-tail", check=on_secret(jwt_header)),
 
     # -- Beyond §9: context rules -----------------------------------------------------------------
-    # scheme://user:password@host for any scheme: the user stays, the password goes.
-    PatternRule("url-password", "urls", r"://[^:/@\s]{1,256}:(?P<secret>[^@\s/]{1,256})@",
+    # scheme://user:password@host for any scheme: the user stays, the password goes. The user
+    # is never a mask (``«``): an earlier pass's «redacted:ghp_…» before an @ has a colon in it.
+    PatternRule("url-password", "urls", r"://[^:/@\s«]{1,256}:(?P<secret>[^@\s/]{1,256})@",
                 gates=("://",), mask="password", check=url_password),
     # ODBC / ADO.NET / JDBC connection strings: "Server=…;User Id=…;Password=…;" or "PWD={…}".
     PatternRule("connection-string-password", "urls",
