@@ -315,6 +315,15 @@ class TestCall:
                                              b"input are not UTF-8 (byte 0xe9 at offset 13)\n")
 
 
+    @pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell closes the stream")
+    def test_a_closed_stdin_is_no_arguments(self, tmp_path):
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        out = subprocess.run(f"{sys.executable} -m shellfree call --root {tmp_path} read_file <&-",
+                             shell=True, capture_output=True, env=env)
+        # The call runs with no arguments (the tool's own error for a missing path), no traceback.
+        assert (out.returncode, out.stderr) == (0, b"")
+        assert "error" in json.loads(out.stdout)
+
     def test_root_must_be_a_directory(self, tmp_path, capsys):
         missing = tmp_path / "nope"
         assert cli.main(["call", "--root", str(missing), "write_file",

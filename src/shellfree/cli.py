@@ -290,7 +290,7 @@ def _call(options: "argparse.Namespace") -> int:
         # JSON is UTF-8: sys.stdin would decode it with the locale's encoding, on Windows the
         # ANSI code page, which garbles every non-ASCII character. A BOM, which some Windows
         # tools write, is dropped.
-        data = sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read() if sys.stdin is not None else b""  # None: closed
         try:
             raw = data.decode("utf-8-sig")
         except UnicodeDecodeError as err:
