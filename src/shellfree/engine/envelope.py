@@ -1,8 +1,11 @@
 """The JSON text every tool returns: serialisation, ``tool_error``, and the size cap (§1.1).
 
-Hermes registers each file tool with ``max_result_size_chars=100_000``. shellfree keeps results
-under that size itself, by returning fewer items (never by cutting the JSON text, which would
-stop being JSON); see :func:`fit_to_size`.
+Hermes registers each file tool with ``max_result_size_chars=100_000``. search_files keeps its
+results under that size itself, by returning fewer items (never by cutting the JSON text, which
+would stop being JSON); see :func:`fit_to_size`. read_file's page is bounded as Hermes bounds it,
+by its character budget on the content (§2.6 step 4: 100,000 characters, joining newlines
+counted), so its JSON text can pass the size by the escapes and fields around the content
+(103,121 characters for a budget-cut page of code in a reviewer's test).
 """
 
 from __future__ import annotations
