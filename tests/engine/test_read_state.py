@@ -180,7 +180,7 @@ class TestDedupStub:
         ft = tools({"f.txt": "one\n"})
         read(ft)
         read(ft)
-        ft.state.reset_file_dedup()
+        ft.reset_file_dedup()  # the host's hook, public as notify_other_tool_call is
         assert read(ft)["content"] == "1|one"
         assert read(ft) == STUB
 

@@ -251,6 +251,13 @@ class FileTools:
         for every non-file tool, or the loop guard fires across unrelated turns."""
         self.state.notify_other_tool_call()
 
+    def reset_file_dedup(self) -> None:
+        """Tell the file tools that the agent's context was compressed (Hermes'
+        ``reset_file_dedup``, §1.6, §6.3): an earlier read's content is no longer in the
+        conversation, so the next identical read returns the content again instead of the
+        "unchanged" stub. An agent loop that compresses its context must call this."""
+        self.state.reset_file_dedup()
+
     def _forget(self, paths: Iterable[Any]) -> None:
         """Drop the tree cache's entries for files a tool may have written. Validation would
         notice the change; this closes the window of a write within one timestamp tick of the
