@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import pytest
 
@@ -182,6 +183,32 @@ class TestWriteDenyList:
         path = str(hermes / rel)
         assert write(ft, path, "x")["error"] == (
             f"Write denied: '{path}' is a protected system/credential file.")
+
+    @pytest.mark.skipif(sys.platform == "win32", reason="symlinks need privileges on Windows")
+    def test_protected_paths_that_are_links_protect_where_they_lead(self, tools, home, tmp_path,
+                                                                     monkeypatch):
+        # Hermes resolves every entry of its lists: ~/.ssh -> dotfiles/ssh is still ~/.ssh.
+        monkeypatch.setenv("HERMES_DISABLE_FILE_STATE_GUARD", "1")  # files never read here
+        dotfiles = tmp_path / "dotfiles"
+        (dotfiles / "ssh").mkdir(parents=True)
+        (dotfiles / "netrc").write_text("machine x\n")
+        (dotfiles / "ssh_config").write_text("Host y\n")
+        (dotfiles / "hermes.yaml").write_text("a: 1\n")
+        os.symlink(dotfiles / "ssh", home / ".ssh")
+        os.symlink(dotfiles / "netrc", home / ".netrc")
+        hermes = tmp_path / "hermes"
+        hermes.mkdir()
+        os.symlink(dotfiles / "hermes.yaml", hermes / "config.yaml")
+        ft = tools(hermes_home=hermes)
+        for rel in (".ssh/authorized_keys", ".netrc"):
+            assert write(ft, str(home / rel), "x")["error"].startswith("Write denied: ")
+        assert write(ft, str(home / ".ssh" / "config"), "x")["error"].startswith(
+            "BLOCKED: write to SSH config file(s)")
+        assert write(ft, str(hermes / "config.yaml"), "b: 2\n")["error"].startswith(
+            "Refusing to write to Hermes config file: ")
+        assert sorted(p.name for p in (dotfiles / "ssh").iterdir()) == []
+        assert (dotfiles / "netrc").read_text() == "machine x\n"
+        assert (dotfiles / "hermes.yaml").read_text() == "a: 1\n"
 
     def test_hermes_control_files_writable(self, tools, tmp_path):
         hermes = tmp_path / "hermes"

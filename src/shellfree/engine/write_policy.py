@@ -79,8 +79,11 @@ def _slashed(path: str) -> str:
 
 
 def _under(base: str, rel: str) -> str:
-    """*base*/*rel*, case-folded where the OS folds case (compare with :func:`_key` paths)."""
-    return _key(os.path.join(base, *rel.split("/")))
+    """*base*/*rel* resolved, case-folded where the OS folds case (compare with :func:`_key`
+    paths). Resolved at each check, as Hermes resolves every entry of its lists: a protected
+    path that is itself a symlink (``~/.ssh -> dotfiles/ssh``, a linked ``config.yaml``) is
+    protected where it leads, which is what a written path resolves to."""
+    return _key(os.path.realpath(os.path.join(base, *rel.split("/"))))
 
 
 def _key(path: str) -> str:
@@ -121,7 +124,11 @@ class WritePolicy:
             if candidate.startswith(SENSITIVE_PREFIXES) or candidate in SENSITIVE_EXACT:
                 return messages.SENSITIVE_SYSTEM_PATH.format(path=path)
         if self.hermes_dirs:
-            if _key(resolved) == _under(self.hermes_dirs[0], "config.yaml"):
+            config = os.path.join(self.hermes_dirs[0], "config.yaml")
+            # The resolved path against the resolved file, and the path as given against the
+            # file's own name (§8.2: both).
+            if (_key(resolved) == _under(self.hermes_dirs[0], "config.yaml")
+                    or _key(os.path.normpath(os.path.expanduser(path))) == _key(config)):
                 return messages.HERMES_CONFIG_WRITE.format(path=path)
         return None
 
