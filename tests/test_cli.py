@@ -248,7 +248,17 @@ class TestRg:
         process = subprocess.Popen([sys.executable, "-m", "shellfree", "rg", "x", "fifo"],
                                    cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    env=env)
-        time.sleep(1.0)  # started and waiting on the FIFO
+        # Interrupted once it waits on the FIFO (Linux: its wait channel says so), not while
+        # the interpreter still starts.
+        wchan = f"/proc/{process.pid}/wchan"
+        deadline = time.monotonic() + 15
+        while os.path.exists(wchan) and time.monotonic() < deadline:
+            with open(wchan) as channel:
+                if channel.read() == "wait_for_partner":
+                    break
+            time.sleep(0.05)
+        else:
+            time.sleep(1.0)  # no /proc: give it a moment
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=20)
         assert (process.returncode, err) == (130, b"")

@@ -197,11 +197,10 @@ def _replace(temp: str, target: str, existing: os.stat_result | None) -> None:
     # Windows refuses to replace a file whose read-only attribute is set, where POSIX renames
     # over it: the attribute is cleared for the rename. The temp has the target's bits, so
     # the file is read-only again once replaced (and is put back so if the rename fails).
-    read_only = (sys.platform == "win32" and existing is not None
-                 and not existing.st_mode & stat.S_IWRITE)
-    if read_only:
-        assert existing is not None
-        os.chmod(target, stat.S_IMODE(existing.st_mode) | stat.S_IWRITE)
+    kept_bits = None
+    if sys.platform == "win32" and existing is not None and not existing.st_mode & stat.S_IWRITE:
+        kept_bits = stat.S_IMODE(existing.st_mode)
+        os.chmod(target, kept_bits | stat.S_IWRITE)
     try:
         for attempt in range(_REPLACE_RETRIES):
             try:
@@ -212,10 +211,9 @@ def _replace(temp: str, target: str, existing: os.stat_result | None) -> None:
                     raise
                 time.sleep(0.05)
     except BaseException:
-        if read_only:
-            assert existing is not None
+        if kept_bits is not None:
             try:
-                os.chmod(target, stat.S_IMODE(existing.st_mode))
+                os.chmod(target, kept_bits)
             except OSError:
                 pass
         raise

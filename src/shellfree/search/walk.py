@@ -117,8 +117,13 @@ class ReplayedRun:
 
     def expanded(self) -> Iterator[WalkEvent]:
         """The events one by one, as the walk yields them without *runs*."""
-        for event in self.events:
-            yield Haystack(event, False) if event.__class__ is bytes else event
+        return _replayed(self.events)
+
+
+def _replayed(events: tuple) -> Iterator[WalkEvent]:
+    """A recorded walk's *events* as the walk yields them: a file's bytes as its Haystack."""
+    for event in events:
+        yield Haystack(event, False) if event.__class__ is bytes else event
 
 
 class Subtree:
@@ -817,8 +822,7 @@ class Walker:
                 yield ReplayedRun(events, recorded.derived)
                 return
             if events is not None:
-                for event in events:
-                    yield Haystack(event, False) if event.__class__ is bytes else event
+                yield from _replayed(events)
                 return
             record = _WalkRecord()
         try:
