@@ -95,13 +95,32 @@ def search_files_page_new_watch_pool(args: Sequence[str], paths: Sequence[str], 
                               new_query=True, processes=2)
 
 
+def search_files_page_auto(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """As :func:`search_files_page` with FileTools' default ``search_processes=None``: one
+    process until a search reads more than the cache can keep, then one helper process."""
+    return _search_files_page(args, paths, cwd, "page-auto", {}, processes=None)
+
+
+def search_files_page_new_auto(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """As :func:`search_files_page_new` with FileTools' default ``search_processes=None``."""
+    return _search_files_page(args, paths, cwd, "page-new-auto", {}, new_query=True,
+                              processes=None)
+
+
+def search_files_page_new_watch_auto(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
+    """As :func:`search_files_page_new_watch` with FileTools' default
+    ``search_processes=None``."""
+    return _search_files_page(args, paths, cwd, "page-new-watch-auto", {"watch": True},
+                              new_query=True, processes=None)
+
+
 def _search_files_page(args: Sequence[str], paths: Sequence[str], cwd: str, row: str,
                        cache_options: dict[str, Any], new_query: bool = False,
-                       processes: int = 1) -> bytes:
+                       processes: int | None = 1) -> bytes:
     """The default search_files call on one FileTools per (*cwd*, *row*) kept across calls,
     with the default tree cache or ``TreeCache(**cache_options)`` and *processes* search
-    processes; *new_query* drops the outcomes the cache remembered, so that the next call of
-    the same query is a new one."""
+    processes (None: FileTools' default, decided by the tree); *new_query* drops the outcomes
+    the cache remembered, so that the next call of the same query is a new one."""
     from shellfree import FileTools
     from shellfree.search.tree_cache import TreeCache
 

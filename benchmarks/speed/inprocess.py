@@ -85,8 +85,9 @@ REGISTRY: tuple[InProcessBench, ...] = (
     InProcessBench(
         "search_files-page",
         "benchmarks.speed.adapters:search_files_page",
-        "FileTools(root=cwd).search_files(pattern, path) with the defaults an agent gets (first page of "
-        "50, default caps; the total still counts every match); checked against FileTools(backend='rg')",
+        "FileTools(root=cwd, search_processes=1).search_files(pattern, path) with the defaults an "
+        "agent gets (first page of 50, default caps; the total still counts every match), in one "
+        "process; checked against FileTools(backend='rg')",
         reference="benchmarks.speed.adapters:search_files_page_reference",
     ),
     InProcessBench(
@@ -123,6 +124,26 @@ REGISTRY: tuple[InProcessBench, ...] = (
         "benchmarks.speed.adapters:search_files_page_new_watch_pool",
         "as search_files-page-new-watch with FileTools(search_processes=2) (the helper's cache "
         "is not watched: it stat-checks its files)",
+        reference="benchmarks.speed.adapters:search_files_page_reference",
+    ),
+    InProcessBench(
+        "search_files-page-auto",
+        "benchmarks.speed.adapters:search_files_page_auto",
+        "as search_files-page with FileTools' default search_processes=None: one process until a "
+        "search reads more than the 64 MiB cache keeps, then one helper from the next search on "
+        "(the large tree: the cold call finds it out, the first warm call starts the helper)",
+        reference="benchmarks.speed.adapters:search_files_page_reference",
+    ),
+    InProcessBench(
+        "search_files-page-new-auto",
+        "benchmarks.speed.adapters:search_files_page_new_auto",
+        "as search_files-page-new with FileTools' default search_processes=None",
+        reference="benchmarks.speed.adapters:search_files_page_reference",
+    ),
+    InProcessBench(
+        "search_files-page-new-watch-auto",
+        "benchmarks.speed.adapters:search_files_page_new_watch_auto",
+        "as search_files-page-new-watch with FileTools' default search_processes=None",
         reference="benchmarks.speed.adapters:search_files_page_reference",
     ),
     InProcessBench(

@@ -130,10 +130,11 @@ def _parser() -> "argparse.ArgumentParser":
     mcp.add_argument("--watch", action="store_true",
                      help="let the kernel report changes to the tree (Linux inotify) instead of a "
                           "stat of every cached file per search; see README, Performance")
-    mcp.add_argument("--search-processes", type=_positive_int, default=1, metavar="N",
+    mcp.add_argument("--search-processes", type=_positive_int, default=None, metavar="N",
                      help="share each search of a tree with N-1 helper processes, started once "
-                          "and kept, each caching its share of the files (default 1: none); "
-                          "see README, Performance")
+                          "and kept, each caching its share of the files (default: one helper "
+                          "once a tree outgrows the content cache; 1: none); see README, "
+                          "Performance")
     mcp.set_defaults(run=_mcp)
 
     bench = commands.add_parser(

@@ -193,7 +193,8 @@ def _watched_tools(root: str) -> FileTools:
     return _configured_tools(root, watch=True)
 
 
-def _configured_tools(root: str, *, watch: bool = False, search_processes: int = 1) -> FileTools:
+def _configured_tools(root: str, *, watch: bool = False,
+                      search_processes: int | None = None) -> FileTools:
     from shellfree.engine.file_tools import FileTools
     from shellfree.search.tree_cache import TreeCache
 
@@ -201,14 +202,14 @@ def _configured_tools(root: str, *, watch: bool = False, search_processes: int =
 
 
 async def run_stdio(root: str | os.PathLike[str] = ".", *, v4a: bool = True, watch: bool = False,
-                    search_processes: int = 1) -> None:
+                    search_processes: int | None = None) -> None:
     """Serve one connection on this process's stdin/stdout until the client closes stdin.
     *watch*: the tree cache takes the kernel's change reports instead of a ``stat`` per cached
-    file (``TreeCache(watch=True)``); *search_processes* above 1 shares each search with helper
-    processes (``FileTools(search_processes=...)``)."""
+    file (``TreeCache(watch=True)``); *search_processes* is ``FileTools(search_processes=...)``
+    (None: decided by the tree; above 1: helper processes from the first search)."""
     _, _, stdio_server = _import_sdk()
     factory = None
-    if watch or search_processes > 1:
+    if watch or search_processes is not None:
         factory = functools.partial(_configured_tools, watch=watch,
                                     search_processes=search_processes)
     server = create_server(root, v4a=v4a, tools_factory=factory)
@@ -217,7 +218,7 @@ async def run_stdio(root: str | os.PathLike[str] = ".", *, v4a: bool = True, wat
 
 
 def serve_stdio(root: str | os.PathLike[str] = ".", *, v4a: bool = True, watch: bool = False,
-                search_processes: int = 1) -> None:
+                search_processes: int | None = None) -> None:
     """Blocking form of :func:`run_stdio` (what ``shellfree mcp`` runs)."""
     _import_sdk()  # fail with the install hint before an event loop exists
     import anyio

@@ -21,6 +21,7 @@ import pytest
 
 import shellfree
 from shellfree import FileTools
+from shellfree.engine import backends
 from shellfree.engine.backends import InProcessBackend
 from shellfree.rgcli import pool as pool_module
 from shellfree.rgcli.pool import SearchPool, _routes
@@ -335,6 +336,69 @@ def test_search_processes_needs_the_in_process_backend_and_a_cache(isolated):
         InProcessBackend(TreeCache(), processes=0)
     with pytest.raises(ValueError, match="at least one helper"):
         SearchPool(0, 0, 0)
+
+
+QUERIES = ("needle", "plain", "line \\d+", "of 3")
+
+
+def search_all(tools: FileTools, queries=QUERIES) -> list[str]:
+    answers = []
+    for query in queries:
+        answers.append(tools.search_files(query, path="."))
+        tools.notify_other_tool_call()
+    return answers
+
+
+@pytest.fixture
+def auto_pool(monkeypatch):
+    """A pool may start by itself here (whatever the machine's CPUs), after a search that left
+    more than 1,000 bytes unkept."""
+    monkeypatch.setattr(backends, "AUTO_POOL_UNKEPT", 1000)
+    monkeypatch.setattr(backends, "_auto_pool_possible", lambda: True)
+
+
+def test_a_tree_past_the_content_budget_gets_a_helper_from_the_next_search(isolated, auto_pool):
+    build_wide(isolated)
+    expected = search_all(FileTools(isolated, tree_cache=False))
+    with FileTools(isolated, tree_cache=TreeCache(content_budget=300)) as tools:
+        assert search_all(tools, QUERIES[:1]) == expected[:1]
+        assert tools.tree_cache.unkept_bytes > 1000
+        assert tools.tree_cache.pool is None  # the search that found it out ran alone
+        assert search_all(tools, QUERIES[1:]) == expected[1:]
+        pool = tools.tree_cache.pool
+        assert pool is not None and pool.size == 1
+        (state,) = pool.states()
+        assert state is not None and state["searches"] == 3  # the helper shared all three
+
+
+def test_a_tree_within_the_budget_stays_in_one_process(isolated, auto_pool):
+    build_wide(isolated)
+    with FileTools(isolated) as tools:
+        search_all(tools)
+        assert tools.tree_cache.unkept_bytes == 0
+        assert tools.tree_cache.pool is None
+
+
+@pytest.mark.parametrize("options", [
+    {"search_processes": 1, "tree_cache": TreeCache(content_budget=300)},  # asked for one
+    {"tree_cache": TreeCache(content_budget=0)},  # no contents are to be kept at all
+])
+def test_no_helper_starts_by_itself_when_told_so(isolated, auto_pool, options):
+    build_wide(isolated)
+    with FileTools(isolated, **options) as tools:
+        search_all(tools)
+        assert tools.tree_cache.pool is None
+
+
+def test_no_helper_starts_by_itself_with_one_cpu(isolated, monkeypatch):
+    monkeypatch.setattr(backends, "AUTO_POOL_UNKEPT", 1000)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    build_wide(isolated)
+    with FileTools(isolated, tree_cache=TreeCache(content_budget=300)) as tools:
+        search_all(tools)
+        assert tools.tree_cache.unkept_bytes > 1000
+        assert tools.tree_cache.pool is None
 
 
 def test_two_threads_searching_at_once_both_get_the_serial_output(isolated, caches):

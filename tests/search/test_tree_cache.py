@@ -339,6 +339,31 @@ class TestBudget:
         assert len(cache.read(path)) == 5000
         assert cache.content_bytes == 0
 
+    def test_unkept_bytes_are_what_the_run_read_and_could_not_keep(self, tmp_path):
+        paths = self.files(tmp_path, 5, 1000)
+        (large,) = self.files(tmp_path / "large", 1, 9000)
+        cache = TreeCache(content_budget=3 * (1000 + ENTRY_OVERHEAD), clock=settled_clock)
+        cache.begin_run()
+        for path in paths:
+            cache.read(path)
+        assert cache.unkept_bytes == 2000  # the first three fill the budget
+        cache.read(large)
+        assert cache.unkept_bytes == 11000
+        cache.begin_run()
+        assert cache.unkept_bytes == 0  # counted per run
+        for path in paths[:3]:
+            cache.read(path)  # served from the cache: nothing read
+        assert cache.unkept_bytes == 0
+        cache.read(paths[3])
+        assert cache.unkept_bytes == 1000
+
+    def test_a_cache_without_a_content_budget_counts_nothing_unkept(self, tmp_path):
+        (path,) = self.files(tmp_path, 1, 1000)
+        cache = TreeCache(content_budget=0)
+        cache.begin_run()
+        cache.read(path)
+        assert cache.unkept_bytes == 0  # nothing was meant to be kept
+
 
 class TestForget:
     def test_forgets_every_spelling_of_a_file(self, tmp_path):

@@ -151,37 +151,65 @@ class InProcessBackend:
     It never changes the process's working directory: relative paths are taken from *cwd*,
     and it never forks. *tree_cache* (a :class:`~shellfree.search.tree_cache.TreeCache`) keeps
     listings, ignore files and contents warm between runs; the output is the same without it.
-    *processes* above 1 (opt-in, with a tree cache) shares each search of a tree with
+    *processes* above 1 (with a tree cache) shares each search of a tree with
     ``processes - 1`` helper processes started once and kept, each with a tree cache of the same
     budgets for its share of the files (:mod:`shellfree.rgcli.pool`); the output is the same.
+    ``processes=None`` (FileTools' default) decides by the tree: one process until a search
+    reads more contents than the cache can keep (:data:`AUTO_POOL_UNKEPT` bytes over its
+    budget: the next search would read them again), then :data:`AUTO_PROCESSES` from the next
+    search on — on POSIX, with two CPUs or more and a content budget; never otherwise.
     """
 
     name = "inprocess"
 
-    def __init__(self, tree_cache: "TreeCache | None" = None, *, processes: int = 1) -> None:
-        if processes < 1:
+    def __init__(self, tree_cache: "TreeCache | None" = None, *,
+                 processes: int | None = 1) -> None:
+        if processes is not None and processes < 1:
             raise ValueError("processes must be 1 or more")
-        if processes > 1:
-            if tree_cache is None:
-                raise ValueError("processes above 1 need a tree cache")
-            from shellfree.rgcli.pool import SearchPool
-
-            if tree_cache.pool is not None:
-                tree_cache.pool.close()
-            # A cache with a clock of its own (tests: one ahead of the files' times) gives the
-            # helpers' caches the same one, as an offset from the system clock.
-            offset = tree_cache.clock() - time.time_ns()
-            tree_cache.pool = SearchPool(
-                processes - 1, tree_cache.content_budget, tree_cache.remembered_searches,
-                watch=tree_cache.watching, clock_offset=offset if abs(offset) > 10**9 else 0,
-            )
+        if processes is not None and processes > 1 and tree_cache is None:
+            raise ValueError("processes above 1 need a tree cache")
         self.tree_cache = tree_cache
+        # Whether a search that left too much unkept starts the pool (processes=None).
+        self._auto = (processes is None and tree_cache is not None and tree_cache.pool is None
+                      and tree_cache.content_budget > 0 and _auto_pool_possible())
+        self._auto_lock = threading.Lock()
+        if processes is not None and processes > 1:
+            self._start_pool(processes)
+
+    def _start_pool(self, processes: int) -> None:
+        from shellfree.rgcli.pool import SearchPool
+
+        tree_cache = self.tree_cache
+        assert tree_cache is not None
+        if tree_cache.pool is not None:
+            tree_cache.pool.close()
+        # A cache with a clock of its own (tests: one ahead of the files' times) gives the
+        # helpers' caches the same one, as an offset from the system clock.
+        offset = tree_cache.clock() - time.time_ns()
+        tree_cache.pool = SearchPool(
+            processes - 1, tree_cache.content_budget, tree_cache.remembered_searches,
+            watch=tree_cache.watching, clock_offset=offset if abs(offset) > 10**9 else 0,
+        )
+
+    def _auto_start(self) -> None:
+        """With processes=None: start the pool when the last search read more than the cache
+        could keep (it starts its helpers at this search). Once decided, never asked again."""
+        tree_cache = self.tree_cache
+        if tree_cache is None or tree_cache.unkept_bytes < AUTO_POOL_UNKEPT:
+            return
+        with self._auto_lock:
+            if self._auto:
+                self._auto = False
+                if tree_cache.pool is None:
+                    self._start_pool(AUTO_PROCESSES)
 
     def run(self, argv: Sequence[str], cwd: str, *, max_lines: int | None = None,
             max_bytes: int | None = None, timeout: float | None = None,
             record_end: bytes = b"\n") -> RgRun:
         from shellfree.rgcli.run import run  # the engine loads only when a search runs
 
+        if self._auto:
+            self._auto_start()
         deadline = None if timeout is None else time.monotonic() + timeout
         cap = _OutputCap(max_lines, max_bytes, record_end)
         stdout = _CappedStdout(cap, deadline)
@@ -200,6 +228,30 @@ class InProcessBackend:
 
     def __repr__(self) -> str:
         return "InProcessBackend()" if self.tree_cache is None else f"InProcessBackend({self.tree_cache!r})"
+
+
+AUTO_POOL_UNKEPT = 32 << 20
+"""With ``processes=None``: the bytes one search must have read and been unable to keep in
+the cache before later searches are shared with a helper process. A tree whose contents fit
+the budget never gets one: warm, one process searches it faster than rg (the README's speed
+tables); beyond the budget each new query reads the rest again, and two processes split both
+those reads and the scans, and each keeps a budget of contents."""
+
+AUTO_PROCESSES = 2
+"""The processes in all (the host's and one helper) when the pool starts by itself: what
+was measured (two CPUs here); more can be asked for with ``search_processes``."""
+
+
+def _auto_pool_possible() -> bool:
+    """Whether a pool may start by itself: a POSIX host (the pool also runs on Windows, but
+    it has only been run there emulated, so there it stays opt-in) with two CPUs or more."""
+    if os.name != "posix":
+        return False
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # macOS has no affinity call
+        cpus = os.cpu_count() or 1
+    return cpus >= 2
 
 
 _VERSION_LINE = re.compile(rb"^ripgrep (\d+)\.(\d+)\.(\d+)")
@@ -289,7 +341,7 @@ def _read_capped(proc: subprocess.Popen, cap: _OutputCap) -> None:
 
 
 def make_backend(backend: str | Backend, rg_path: str | None = None,
-                 tree_cache: "TreeCache | None" = None, processes: int = 1) -> Backend:
+                 tree_cache: "TreeCache | None" = None, processes: int | None = 1) -> Backend:
     """The backend named *backend* (``"inprocess"`` or ``"rg"``), or *backend* itself;
     *tree_cache* and *processes* go to a new in-process backend."""
     if not isinstance(backend, str):

@@ -61,10 +61,13 @@ class FileTools:
     ``TreeCache(content_budget=0, remembered_searches=0)`` for listings and rules only),
     ``False`` searches cold every time. It applies to ``backend="inprocess"``;
     a backend object keeps its own (``InProcessBackend(tree_cache=...)``).
-    *search_processes* above 1 (opt-in; in-process backend with a tree cache) shares each
-    search of a tree with that many processes in all: ``search_processes - 1`` helper processes
-    started at the first search (fresh interpreters, not forks of the host) and kept, each with
-    its own tree cache of the same budgets; :meth:`close` stops them.
+    *search_processes* above 1 (in-process backend with a tree cache) shares each search of a
+    tree with that many processes in all: ``search_processes - 1`` helper processes started at
+    the first search (fresh interpreters, not forks of the host) and kept, each with its own
+    tree cache of the same budgets; :meth:`close` stops them. ``None`` (default) searches in
+    this process until a search reads more than the tree cache can keep (a tree past its
+    content budget), and from the next search on with one helper (POSIX, two CPUs or more;
+    see :class:`~shellfree.engine.backends.InProcessBackend`); ``1`` never starts one.
     """
 
     def __init__(
@@ -83,7 +86,7 @@ class FileTools:
         confine: bool = False,
         read_limits: ReadLimits | None = None,
         tree_cache: "TreeCache | bool" = True,
-        search_processes: int = 1,
+        search_processes: int | None = None,
     ) -> None:
         self.root = os.path.abspath(os.fspath(root))
         self.tree_cache: TreeCache | None
@@ -96,7 +99,9 @@ class FileTools:
             self.tree_cache = TreeCache() if backend == "inprocess" else None
         else:
             self.tree_cache = tree_cache or None
-        if search_processes > 1 and (backend != "inprocess" or self.tree_cache is None):
+        if search_processes is None:
+            search_processes = None if self.tree_cache is not None else 1
+        elif search_processes > 1 and (backend != "inprocess" or self.tree_cache is None):
             raise ValueError("search_processes above 1 need the in-process backend and a tree cache")
         self.backend = make_backend(backend, rg_path, self.tree_cache, search_processes)
         if hermes_home is None:

@@ -224,6 +224,8 @@ class TreeCache:
         self._rules: dict[tuple, tuple[tuple, bool, LoadedRules]] = {}
         self._contents: OrderedDict[bytes, _Content] = OrderedDict()
         self._content_bytes = 0
+        # Bytes the current run read and could not keep within the budget (see unkept_bytes).
+        self._unkept_bytes = 0
         self._changes = 0  # contents added, dropped or stamped anew so far (see used)
         # id(keys) -> (keys, (changes, epoch), contents, indices): see watched_contents.
         self._watched_lists: dict[int, tuple] = {}
@@ -320,12 +322,20 @@ class TreeCache:
         """What the cached contents are charged against the budget."""
         return self._content_bytes
 
+    @property
+    def unkept_bytes(self) -> int:
+        """The bytes of file contents the current (or last) run read and could not keep
+        within the content budget: what its next run over the same files reads again. 0 when
+        the tree's contents fit (or the budget is 0: nothing is meant to be kept)."""
+        return self._unkept_bytes
+
     def begin_run(self) -> None:
         """Mark the start of a search: entries neither it nor the previous run used become the
         first to go (see the module docstring). With a watch, apply the change reports queued
         since the last run: from here on, the run sees every change made before it began."""
         with self._lock:
             self._generation += 1
+            self._unkept_bytes = 0
             self._admit_below = _ADMIT_ALL  # what the last runs used may have aged out
             if self._watch is not None:
                 if os.getpid() != self._watch_pid:
@@ -595,10 +605,11 @@ class TreeCache:
         trusted = _settled(st, read_at)
         if st.st_nlink != 1:
             vouch = None  # see tree_watch.py: hard links
-        if self.content_budget and (
-            cached is not None or len(data) + ENTRY_OVERHEAD < self._admit_below
+        if self.content_budget and not (
+            (cached is not None or len(data) + ENTRY_OVERHEAD < self._admit_below)
+            and self._keep(key, (data, signature, trusted), vouch)
         ):
-            self._keep(key, (data, signature, trusted), vouch)
+            self._unkept_bytes += len(data)
         # Unsettled, it gets no signature even when watched: an outcome computed from it must
         # not be recalled by a stat check after the watch stops vouching (a new epoch).
         return data, (signature if trusted else None), vouch
@@ -779,15 +790,15 @@ class TreeCache:
                 printed += size
             table.printed = printed
 
-    def _keep(self, key: bytes, content: _Content, vouch: tuple[int, int] | None = None) -> None:
+    def _keep(self, key: bytes, content: _Content, vouch: tuple[int, int] | None = None) -> bool:
         """Keep *content* (without its watch stamp: that is taken from *vouch* here, under the
-        lock) if the budget allows."""
+        lock) if the budget allows; False if it does not."""
         cost = _cost(content)
         with self._lock:
             content = content + (self._stamp(vouch),)
             self._drop_content(key)
             if cost > self.content_budget or not self._make_room(cost):
-                return
+                return False
             self._contents[key] = content
             self._changes += 1
             self._last_used[key] = self._generation
@@ -796,6 +807,7 @@ class TreeCache:
             if len(self._by_size) > 2 * len(self._contents) + 1024:
                 self._by_size = [(-_cost(c), k) for k, c in self._contents.items()]
                 heapq.heapify(self._by_size)
+        return True
 
     def _drop_content(self, key: bytes) -> None:
         """Drop the cached content of *key*, if any. Lock held."""
