@@ -357,18 +357,27 @@ def auto_pool(monkeypatch):
     monkeypatch.setattr(backends, "_auto_pool_possible", lambda: True)
 
 
-def test_a_tree_past_the_content_budget_gets_a_helper_from_the_next_search(isolated, auto_pool):
+def test_a_tree_past_the_content_budget_gets_a_helper_from_the_next_search(isolated, auto_pool,
+                                                                            monkeypatch):
     build_wide(isolated)
     expected = search_all(FileTools(isolated, tree_cache=False))
     with FileTools(isolated, tree_cache=TreeCache(content_budget=300)) as tools:
+        cache = tools.tree_cache
         assert search_all(tools, QUERIES[:1]) == expected[:1]
-        assert tools.tree_cache.unkept_bytes > 1000
-        assert tools.tree_cache.pool is None  # the search that found it out ran alone
+        assert cache.unkept_bytes > 1000
+        assert cache.pool is None  # the search that found it out ran alone
+        drops = []
+        drop_contents = cache.drop_contents
+        monkeypatch.setattr(cache, "drop_contents", lambda: drops.append(cache.content_bytes)
+                            or drop_contents())
         assert search_all(tools, QUERIES[1:]) == expected[1:]
-        pool = tools.tree_cache.pool
+        pool = cache.pool
         assert pool is not None and pool.size == 1
         (state,) = pool.states()
         assert state is not None and state["searches"] == 3  # the helper shared all three
+        # Its contents of every share were dropped once, when the pool started (see
+        # InProcessBackend._auto_start: left to age out, they cost peak memory).
+        assert len(drops) == 1 and drops[0] > 0
 
 
 def test_a_tree_within_the_budget_stays_in_one_process(isolated, auto_pool):

@@ -357,6 +357,24 @@ class TestBudget:
         cache.read(paths[3])
         assert cache.unkept_bytes == 1000
 
+    def test_drop_contents_forgets_the_contents_and_nothing_else(self, tmp_path, monkeypatch):
+        paths = self.files(tmp_path, 2, 1000)
+        cache = TreeCache(content_budget=1 << 20, clock=settled_clock)
+        cache.begin_run()
+        cache.listing(os.fsencode(str(tmp_path)), True)
+        for path in paths:
+            cache.read(path)
+        cache.drop_contents()
+        assert cache.content_bytes == 0
+        opens = Counter(monkeypatch, "open", tmp_path)
+        scans = Counter(monkeypatch, "scandir", tmp_path)
+        cache.begin_run()
+        cache.listing(os.fsencode(str(tmp_path)), True)
+        for path in paths:
+            cache.read(path)
+        assert opens.calls == paths and scans.calls == []
+        assert cache.content_bytes == 2 * (1000 + ENTRY_OVERHEAD)
+
     def test_a_cache_without_a_content_budget_counts_nothing_unkept(self, tmp_path):
         (path,) = self.files(tmp_path, 1, 1000)
         cache = TreeCache(content_budget=0)

@@ -202,6 +202,13 @@ class InProcessBackend:
                 self._auto = False
                 if tree_cache.pool is None:
                     self._start_pool(AUTO_PROCESSES)
+                    # The cache holds files of every share; this process searches its own
+                    # from now on. Left to age out, the others' contents stay while its own
+                    # are read in around them, and the heap never shrinks back: on the large
+                    # corpus, four `return` searches peaked at 207 MB against 184 with them
+                    # dropped here (178 with the pool from the first search). Dropped, its
+                    # share is read again while the helper reads its own, cold.
+                    tree_cache.drop_contents()
 
     def run(self, argv: Sequence[str], cwd: str, *, max_lines: int | None = None,
             max_bytes: int | None = None, timeout: float | None = None,

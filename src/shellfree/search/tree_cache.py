@@ -897,20 +897,29 @@ class TreeCache:
         with self._lock:
             self._outcomes.clear()
 
+    def drop_contents(self) -> None:
+        """Forget the cached contents (of this process; listings, rules, walks and outcomes
+        stay)."""
+        with self._lock:
+            self._drop_contents()
+
+    def _drop_contents(self) -> None:
+        self._contents.clear()
+        self._changes += 1
+        self._watched_lists.clear()
+        self._last_used.clear()
+        self._by_size.clear()
+        self._admit_below = _ADMIT_ALL
+        self._content_bytes = 0
+
     def clear(self) -> None:
         """Forget everything."""
         if self.pool is not None:
             self.pool.clear()
         with self._lock:
+            self._drop_contents()
             self._listings.clear()
             self._rules.clear()
-            self._contents.clear()
-            self._changes += 1
-            self._watched_lists.clear()
-            self._last_used.clear()
             self._rule_paths.clear()
-            self._by_size.clear()
-            self._admit_below = _ADMIT_ALL
-            self._content_bytes = 0
             self._outcomes.clear()
             self._walks.clear()
