@@ -175,7 +175,9 @@ def _search_files(args: Sequence[str], paths: Sequence[str], cwd: str, budget: i
             from shellfree.search.tree_cache import TreeCache
 
             tree_cache = TreeCache(content_budget=budget)
-        tools = _TOOLS[key] = FileTools(cwd, tree_cache=tree_cache, **UNCAPPED)
+        # One process, as these rows measured before helpers could start by themselves.
+        tools = _TOOLS[key] = FileTools(cwd, tree_cache=tree_cache, search_processes=1,
+                                        **UNCAPPED)
     text = tools.search_files(**query_to_call(args, paths))
     tools.notify_other_tool_call()  # the harness repeats the query on purpose; no loop warning
     return text.encode("utf-8", "surrogateescape")

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -399,6 +401,57 @@ def test_no_helper_starts_by_itself_when_told_so(isolated, auto_pool, options):
         assert tools.tree_cache.pool is None
 
 
+@pytest.mark.parametrize("executable, frozen, expected", [
+    ("/usr/bin/python3", False, True),
+    ("/opt/venv/bin/python3.11", False, True),
+    ("/usr/local/bin/pypy3", False, True),
+    ("/opt/app/bin/host-app", False, False),  # an embedding host
+    ("/opt/app/bin/python3", True, False),  # a frozen program (PyInstaller sets sys.frozen)
+    ("", False, False),
+])
+def test_a_helper_starts_by_itself_only_for_a_python_interpreter(monkeypatch, executable,
+                                                                   frozen, expected):
+    monkeypatch.setattr(sys, "frozen", frozen, raising=False)
+    assert backends._runs_python(executable) is expected
+
+
+def test_no_helper_starts_by_itself_in_a_host_that_is_not_python(isolated, monkeypatch):
+    monkeypatch.setattr(backends, "AUTO_POOL_UNKEPT", 1000)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(sys, "executable", "/opt/app/bin/host-app")
+    build_wide(isolated)
+    with FileTools(isolated, tree_cache=TreeCache(content_budget=300)) as tools:
+        search_all(tools)
+        assert tools.tree_cache.unkept_bytes > 1000
+        assert tools.tree_cache.pool is None
+
+
+def test_two_backends_on_one_cache_start_one_pool(isolated, auto_pool, monkeypatch):
+    build_wide(isolated)
+    cache = TreeCache(content_budget=300)
+    first, second = (InProcessBackend(cache, processes=None) for _ in range(2))
+    first.run(["-n", "needle"], str(isolated))
+    assert cache.unkept_bytes > 1000
+    made = []
+    original = SearchPool.__init__
+
+    def slow_init(self, *args, **kwargs):
+        made.append(self)
+        time.sleep(0.05)  # widens the window between the check and the pool's start
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SearchPool, "__init__", slow_init)
+    threads = [threading.Thread(target=backend._auto_start) for backend in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    try:
+        assert len(made) == 1 and cache.pool is made[0]
+    finally:
+        cache.close()
+
+
 def test_no_helper_starts_by_itself_with_one_cpu(isolated, monkeypatch):
     monkeypatch.setattr(backends, "AUTO_POOL_UNKEPT", 1000)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
@@ -442,6 +495,29 @@ def test_a_forked_child_searches_alone(isolated, caches):
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     agree(root, cache, "-n", "needle")  # the pipes are still the parent's
+
+
+def test_a_forked_child_does_not_keep_the_helpers_input_open(isolated, caches):
+    """A child's copy of the pipe to a helper would keep the helper from seeing its input end
+    when the parent closes the pool: close() would wait 2 s and kill it."""
+    import warnings
+
+    root = build_wide(isolated)
+    cache = caches()
+    agree(root, cache, "-n", "needle")
+    (helper,) = cache.pool._helpers
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # 3.12+: fork beside a thread
+        pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        time.sleep(5)
+        os._exit(0)
+    try:
+        cache.pool.close()
+        assert helper.process.returncode == 0  # it saw its input end and left; not killed
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
 
 
 def test_a_search_with_messages_keeps_them_in_walk_order(isolated, caches):

@@ -375,6 +375,17 @@ class TestBudget:
         assert opens.calls == paths and scans.calls == []
         assert cache.content_bytes == 2 * (1000 + ENTRY_OVERHEAD)
 
+    def test_unkept_bytes_count_what_the_run_read_and_then_pushed_out(self, tmp_path):
+        (large,) = self.files(tmp_path / "large", 1, 3000)
+        small = self.files(tmp_path, 12, 500)
+        cache = TreeCache(content_budget=3000 + ENTRY_OVERHEAD + 1000, clock=settled_clock)
+        cache.begin_run()
+        for path in [large, *small]:
+            cache.read(path)
+        kept = cache.state()["contents"]
+        assert cache.content_bytes == kept * (500 + ENTRY_OVERHEAD)  # the large file went out
+        assert cache.unkept_bytes == 9000 - kept * 500  # it too is read again next time
+
     def test_a_cache_without_a_content_budget_counts_nothing_unkept(self, tmp_path):
         (path,) = self.files(tmp_path, 1, 1000)
         cache = TreeCache(content_budget=0)

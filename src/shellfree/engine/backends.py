@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -171,8 +172,7 @@ class InProcessBackend:
         self.tree_cache = tree_cache
         # Whether a search that left too much unkept starts the pool (processes=None).
         self._auto = (processes is None and tree_cache is not None and tree_cache.pool is None
-                      and tree_cache.content_budget > 0 and _auto_pool_possible())
-        self._auto_lock = threading.Lock()
+                      and _auto_pool_possible())
         if processes is not None and processes > 1:
             self._start_pool(processes)
 
@@ -197,7 +197,7 @@ class InProcessBackend:
         tree_cache = self.tree_cache
         if tree_cache is None or tree_cache.unkept_bytes < AUTO_POOL_UNKEPT:
             return
-        with self._auto_lock:
+        with _AUTO_START_LOCK:
             if self._auto:
                 self._auto = False
                 if tree_cache.pool is None:
@@ -244,6 +244,9 @@ the budget never gets one: warm, one process searches it faster than rg (the REA
 tables); beyond the budget each new query reads the rest again, and two processes split both
 those reads and the scans, and each keeps a budget of contents."""
 
+# One lock for every backend: two backends may share a tree cache, which gets one pool.
+_AUTO_START_LOCK = threading.Lock()
+
 AUTO_PROCESSES = 2
 """The processes in all (the host's and one helper) when the pool starts by itself: what
 was measured (two CPUs here); more can be asked for with ``search_processes``."""
@@ -251,14 +254,27 @@ was measured (two CPUs here); more can be asked for with ``search_processes``.""
 
 def _auto_pool_possible() -> bool:
     """Whether a pool may start by itself: a POSIX host (the pool also runs on Windows, but
-    it has only been run there emulated, so there it stays opt-in) with two CPUs or more."""
-    if os.name != "posix":
+    it has only been run there emulated, so there it stays opt-in) whose ``sys.executable``
+    is a Python interpreter, with two CPUs or more."""
+    if os.name != "posix" or not _runs_python(sys.executable):
         return False
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # macOS has no affinity call
         cpus = os.cpu_count() or 1
     return cpus >= 2
+
+
+def _runs_python(executable: str | None) -> bool:
+    """Whether *executable* can be taken for a Python interpreter that runs ``-m
+    shellfree...``. A frozen program's (``sys.frozen``) or an embedding host's
+    ``sys.executable`` is that program itself: started in a helper's place it may run on, and
+    the search would wait for its answer. Asked for by ``search_processes``, the pool trusts
+    ``sys.executable`` (and gives up on a helper that ends at once); by itself it starts one
+    only for a program named like an interpreter (``python3.11``, ``pypy3``)."""
+    if not executable or getattr(sys, "frozen", False):
+        return False
+    return os.path.basename(executable).lower().startswith(("python", "pypy"))
 
 
 _VERSION_LINE = re.compile(rb"^ripgrep (\d+)\.(\d+)\.(\d+)")

@@ -44,8 +44,9 @@ class FileTools:
     """The file tools of one agent task.
 
     *root* is the task's working directory: relative paths resolve against it and searches run
-    in it. *backend* is ``"inprocess"`` (default: shellfree's own rg, no subprocess), ``"rg"`` (a
-    real rg binary at *rg_path* or on ``PATH``, for parity runs) or a backend object.
+    in it. *backend* is ``"inprocess"`` (default: shellfree's own rg, in this process, with a
+    helper process past the tree cache's budget: see *search_processes*), ``"rg"`` (a real rg
+    binary at *rg_path* or on ``PATH``, for parity runs) or a backend object.
     *hermes_home* is the Hermes directory (or several: the active profile home and the Hermes
     root) whose credential files are never read or listed; default ``~/.hermes``. *clock* gives
     monotonic seconds to the "not found" cache. *max_result_lines* and *max_result_bytes* cap
@@ -65,8 +66,8 @@ class FileTools:
     tree with that many processes in all: ``search_processes - 1`` helper processes started at
     the first search (fresh interpreters, not forks of the host) and kept, each with its own
     tree cache of the same budgets; :meth:`close` stops them. ``None`` (default) searches in
-    this process until a search reads more than the tree cache can keep (a tree past its
-    content budget), and from the next search on with one helper (POSIX, two CPUs or more;
+    this process until a search reads 32 MiB more than the tree cache can keep (a tree past
+    its content budget), and from the next search on with one helper (POSIX, two CPUs or more;
     see :class:`~shellfree.engine.backends.InProcessBackend`); ``1`` never starts one.
     """
 

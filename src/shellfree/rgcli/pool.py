@@ -1,4 +1,7 @@
-"""Helper processes that share the searches of a long-lived tree cache (opt-in).
+"""Helper processes that share the searches of a long-lived tree cache.
+
+Started when asked for (``FileTools(search_processes=N)``), or by ``InProcessBackend`` once a
+tree outgrows the cache's content budget (engine/backends.py, ``search_processes=None``).
 
 ``FileTools`` searches in its host's process, and must not fork it: the host may have threads
 (see parallel.py for the command line's forked workers). One Python thread cannot search a
@@ -250,6 +253,7 @@ class SearchPool:
         self._pending_lock = threading.Lock()
         # A forked child must not write into its parent's pipes.
         self._pid = os.getpid()
+        _LIVE.add(self)
         # Collected unclosed, the pool still ends its helpers (they would see their input end
         # when this process exits, but not before).
         weakref.finalize(self, _stop_all, self._helpers)
@@ -426,6 +430,37 @@ def _routes(helpers: int, owner_weight: float) -> list[int]:
     slots = _ROUTE_MASK + 1
     owner = round(slots * owner_weight / (owner_weight + helpers))
     return [0 if i < owner else 1 + (i - owner) * helpers // (slots - owner) for i in range(slots)]
+
+
+_LIVE: "weakref.WeakSet[SearchPool]" = weakref.WeakSet()
+"""Every pool of this process, for :func:`_release_in_child`."""
+
+
+def _release_in_child() -> None:
+    """In a forked child: point its copies of every helper's pipes at the null device. A copy
+    of a pipe's write end kept open would keep the helper from seeing its input end when the
+    parent closes the pool (``close`` would wait 2 s and kill it). The descriptors are
+    repointed, not closed: their numbers stay owned by the file objects, which close them."""
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+    except OSError:
+        return
+    try:
+        for pool in list(_LIVE):
+            for helper in pool._helpers:
+                if helper is None:
+                    continue
+                for stream in (helper.process.stdin, helper.process.stdout):
+                    try:
+                        os.dup2(null, stream.fileno())
+                    except (OSError, ValueError):
+                        pass
+    finally:
+        os.close(null)
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_release_in_child)
 
 
 def _stop_all(helpers: list[_Helper | None]) -> None:

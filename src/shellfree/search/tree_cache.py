@@ -325,8 +325,10 @@ class TreeCache:
     @property
     def unkept_bytes(self) -> int:
         """The bytes of file contents the current (or last) run read and could not keep
-        within the content budget: what its next run over the same files reads again. 0 when
-        the tree's contents fit (or the budget is 0: nothing is meant to be kept)."""
+        within the content budget, turned away or pushed out by what it read later: what its
+        next run over the same files reads again. 0 when the tree's contents fit, or the budget
+        is 0 (nothing is meant to be kept); files searched in pieces (rgcli/split_file.py,
+        never kept whole) are not counted."""
         return self._unkept_bytes
 
     def begin_run(self) -> None:
@@ -839,6 +841,9 @@ class TreeCache:
                 self._admit_below = min(self._admit_below, cost)
                 return False
             heapq.heappop(heap)
+            if self._last_used[largest_key] == self._generation:
+                # Read by this run and pushed out by it: the next run reads it again.
+                self._unkept_bytes += len(contents[largest_key][0])
             self._drop_content(largest_key)
         return True
 
