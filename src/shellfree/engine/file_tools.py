@@ -100,9 +100,10 @@ class FileTools:
             self.tree_cache = TreeCache() if backend == "inprocess" else None
         else:
             self.tree_cache = tree_cache or None
-        if search_processes is None:
-            search_processes = None if self.tree_cache is not None else 1
-        elif search_processes > 1 and (backend != "inprocess" or self.tree_cache is None):
+        if search_processes is None and self.tree_cache is None:
+            search_processes = 1  # no cache to share a search from: no helper can start
+        elif search_processes is not None and search_processes > 1 and (
+                backend != "inprocess" or self.tree_cache is None):
             raise ValueError("search_processes above 1 need the in-process backend and a tree cache")
         self.backend = make_backend(backend, rg_path, self.tree_cache, search_processes)
         if hermes_home is None:
