@@ -158,7 +158,8 @@ class InProcessBackend:
     ``processes=None`` (FileTools' default) decides by the tree: one process until a search
     reads more contents than the cache can keep (:data:`AUTO_POOL_UNKEPT` bytes over its
     budget: the next search would read them again), then :data:`AUTO_PROCESSES` from the next
-    search on — on POSIX, with two CPUs or more and a content budget; never otherwise.
+    search on — on POSIX, with two CPUs or more, a Python ``sys.executable`` and a content
+    budget; never otherwise.
     """
 
     name = "inprocess"
@@ -240,9 +241,9 @@ class InProcessBackend:
 AUTO_POOL_UNKEPT = 32 << 20
 """With ``processes=None``: the bytes one search must have read and been unable to keep in
 the cache before later searches are shared with a helper process. A tree whose contents fit
-the budget never gets one: warm, one process searches it faster than rg (the README's speed
-tables); beyond the budget each new query reads the rest again, and two processes split both
-those reads and the scans, and each keeps a budget of contents."""
+the budget never gets one: there a helper adds its hand-over and saves no reads (the README's
+*Helper processes*); beyond the budget each new query reads the rest again, and two processes
+split both those reads and the scans, and each keeps a budget of contents."""
 
 # One lock for every backend: two backends may share a tree cache, which gets one pool.
 _AUTO_START_LOCK = threading.Lock()

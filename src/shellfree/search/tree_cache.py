@@ -57,9 +57,9 @@ import threading
 import time
 import weakref
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from functools import partial
 from itertools import compress
-from collections.abc import Callable
 
 from shellfree.search.file_read import read_whole
 from shellfree.search.ignore_files import LoadedRules, load_rule_file
