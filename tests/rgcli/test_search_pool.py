@@ -528,6 +528,27 @@ def test_a_search_with_messages_keeps_them_in_walk_order(isolated, caches):
     assert b"missing" in out and b"broken" in out
 
 
+@pytest.mark.parametrize("owner_weight", [0.0, 0.8], ids=["all-to-helper", "shared"])
+def test_every_change_is_seen_by_a_new_query_without_a_watch(isolated, caches, owner_weight):
+    # A new query's files take _Search.lane in the helper (and the owner) where their stat
+    # vouches for their cached contents; a change must send the changed file to a read.
+    from tests.search.tree_changes import CHANGED_TEXT, CHANGES
+
+    for number, change in enumerate(CHANGES):
+        if sys.platform == "win32" and "symlink" in change.__name__:
+            continue  # symlinks need a privilege on Windows
+        root = build_tree(isolated / str(number), deep=b"needle deep\n")
+        cache = caches(owner_weight)
+        agree(root, cache, "-n", "needle")
+        for args in (("-n", CHANGED_TEXT), ("-c", CHANGED_TEXT), ("-n", "needle")):
+            cache.forget_searches()
+            agree(root, cache, *args)
+        change(root)
+        for args in (("-n", CHANGED_TEXT), ("-c", CHANGED_TEXT), ("-n", "needle")):
+            cache.forget_searches()
+            agree(root, cache, *args)
+
+
 @pytest.mark.skipif(watch_unavailable() is not None, reason=str(watch_unavailable()))
 class TestWatchedHelpers:
     """A watched cache's helpers watch the directories of the files they read (TreeCache.cover):
@@ -536,7 +557,7 @@ class TestWatchedHelpers:
     @pytest.mark.parametrize("args", [("-n", "needle"), ("-c", "needle", "--sort", "path")],
                              ids=["search", "count"])
     def test_every_change_between_runs_is_seen(self, isolated, caches, args):
-        from tests.search.test_tree_watch import CHANGES
+        from tests.search.tree_changes import CHANGES
 
         for number, change in enumerate(CHANGES):
             root = build_tree(isolated / str(number), deep=b"needle deep\n")
@@ -553,7 +574,7 @@ class TestWatchedHelpers:
     def test_every_change_is_seen_by_a_new_query(self, isolated, caches, owner_weight):
         # A new query's files take _Search.lane in the helper (and the owner) where the watch
         # vouches for their cached contents; a change must send the changed file to a read.
-        from tests.search.test_tree_watch import CHANGED_TEXT, CHANGES
+        from tests.search.tree_changes import CHANGED_TEXT, CHANGES
 
         for number, change in enumerate(CHANGES):
             root = build_tree(isolated / str(number), deep=b"needle deep\n")

@@ -25,16 +25,16 @@ def confirmed_lines(monkeypatch) -> list[bytes]:
 @pytest.fixture
 def judged(monkeypatch) -> list[bytes]:
     """The paths of the files the search command judges: searches, rather than recalls from
-    a tree cache's outcomes or settles in ``_Search.lane`` (a watched content the absence
-    test proves empty)."""
+    a tree cache's outcomes or settles in ``_Search.lane`` (a cached content, vouched for by
+    the watch or by its ``stat``, that the absence test proves empty)."""
     from shellfree.rgcli.search import _Search
 
     calls: list[bytes] = []
     original = _Search._judge
 
-    def judge(self, haystack, shown, data):
+    def judge(self, haystack, shown, data, *rest):
         calls.append(haystack.path)
-        return original(self, haystack, shown, data)
+        return original(self, haystack, shown, data, *rest)
 
     monkeypatch.setattr(_Search, "_judge", judge)
     return calls

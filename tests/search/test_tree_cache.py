@@ -8,34 +8,26 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from shellfree.rgcli.run import run
+from shellfree.rgcli.search import _Search
 from shellfree.search import file_read
 from shellfree.search import tree_cache as tree_cache_module
 from shellfree.search.tree_cache import ENTRY_OVERHEAD, RACY_NS, TreeCache, same_place
 from shellfree.search.walk import Haystack, Walker
+
+from tests.search.tree_changes import CHANGED_TEXT, CHANGES, rewrite_in_place, write
 
 HOUR_NS = 3600 * 10**9
 
 
 def settled_clock() -> int:
     return time.time_ns() + HOUR_NS
-
-
-def write(path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-
-
-def rewrite_in_place(path, data: bytes) -> None:
-    """Overwrite *path* keeping its inode (``O_TRUNC``, not a rename)."""
-    with open(path, "r+b") as handle:
-        handle.write(data)
-        handle.truncate()
 
 
 def rg(root, *args: str, cache: TreeCache | None) -> bytes:
@@ -624,7 +616,10 @@ class TestOutcomes:
         assert judged == [b"z.txt"]
         assert warm == rg(tree, "-n", "needle", cache=None)
 
-    def test_each_search_has_its_own_table_and_the_oldest_goes(self, tree, judged):
+    def test_each_search_has_its_own_table_and_the_oldest_goes(self, tree, judged, monkeypatch):
+        # Counted by _judge alone: the lane (TestStatLane), which would settle a new search's
+        # files the absence test proves empty without it, is shut.
+        monkeypatch.setattr(_Search, "lane", lambda self: None)
         cache = TreeCache(clock=settled_clock)
         queries = [("-n", "needle"), ("-c", "needle"), ("-n", "one"), ("-l", "two"), ("-n", "here")]
         for query in queries:
@@ -646,7 +641,8 @@ class TestOutcomes:
         ],
         ids=["racy", "json", "no-remembered-search"],
     )
-    def test_outcomes_not_kept_are_judged_again(self, tree, judged, make_cache, args):
+    def test_outcomes_not_kept_are_judged_again(self, tree, judged, make_cache, args, monkeypatch):
+        monkeypatch.setattr(_Search, "lane", lambda self: None)  # as in the test above
         cache = make_cache()
         first = rg(tree, *args, cache=cache)
         judged.clear()
@@ -671,6 +667,130 @@ class TestOutcomes:
         warm = rg(tree, "-n", "-f", "patterns.txt", "a.txt", "sub", cache=cache)
         assert warm == rg(tree, "-n", "-f", "patterns.txt", "a.txt", "sub", cache=None)
         assert b"needle two" in warm
+
+
+class TestStatLane:
+    """A new search over a cache without a watch: each walked file whose cached content its
+    ``stat`` vouches for takes _Search.lane (one ``stat``, the absence test), or is handed to
+    evaluate with that content (no second ``stat``); anything changed is read again."""
+
+    @staticmethod
+    def new_query(root, cache, *args: str, judged: list | None = None) -> bytes:
+        """A search *cache* has not remembered, asserted equal to a fresh run's; *judged* is
+        left holding what the cached run judged."""
+        fresh = rg(root, *args, cache=None)
+        cache.forget_searches()
+        if judged is not None:
+            judged.clear()
+        assert rg(root, *args, cache=cache) == fresh
+        return fresh.split(b"\n--stderr--\n")[0]
+
+    @pytest.mark.parametrize("change", CHANGES, ids=lambda change: change.__name__)
+    def test_a_change_is_seen_by_a_new_query(self, isolated, change, judged):
+        if sys.platform == "win32" and "symlink" in change.__name__:
+            pytest.skip("symlinks need a privilege on Windows")
+        tree = build_tree(isolated, deep=b"needle deep\n")
+        cache = TreeCache(clock=settled_clock)
+        rg(tree, "-n", "needle", cache=cache)
+        assert self.new_query(tree, cache, "-n", CHANGED_TEXT, judged=judged) == b""
+        assert judged == []  # every file took the lane
+        change(tree)
+        after = self.new_query(tree, cache, "-n", CHANGED_TEXT, judged=judged)
+        if change.__name__ not in ("delete", "rename_file", "gitignore_in_place",
+                                   "ignore_file_in_place", "remove_directory",
+                                   "rename_directory"):  # these write no new text
+            assert after, "the change wrote text the query finds"
+            assert judged  # the changed file was read again, not settled by the lane
+        self.new_query(tree, cache, "-c", CHANGED_TEXT)
+        self.new_query(tree, cache, "-n", "needle")  # no file proven empty: all handed over
+
+    def test_a_file_is_stat_and_tested_once(self, tree, judged, monkeypatch):
+        # Every file holds the literal: the lane proves none empty and hands each to evaluate
+        # with the content its stat vouched for, and the absence test's verdict.
+        from shellfree.rgcli import search as search_module
+
+        cache = TreeCache(clock=settled_clock)
+        rg(tree, "-n", "needle", cache=cache)
+        fresh = rg(tree, "-c", "e", cache=None)
+        cache.forget_searches()
+        stats = Counter(monkeypatch, "stat", tree)
+        tested = []
+        absence_test = search_module.absence_test
+
+        def counted(matcher):
+            test = absence_test(matcher)
+            return None if test is None else (lambda data: tested.append(data) or test(data))
+
+        monkeypatch.setattr(search_module, "absence_test", counted)
+        judged.clear()
+        assert rg(tree, "-c", "e", cache=cache) == fresh
+        files = [os.path.basename(call) for call in stats.calls if call.endswith(b".txt")]
+        assert sorted(files) == [b"a.txt", b"c.txt", b"d.txt"]
+        assert sorted(judged) == [b"a.txt", b"sub/c.txt", b"sub/deep/d.txt"]
+        assert sorted(tested) == [b"needle one\n", b"needle two\n", b"no match here\n"]
+
+    def test_a_content_cached_within_its_tick_does_not_take_the_lane(self, tree, judged):
+        cache = TreeCache()  # the real clock: the files were written just now
+        rg(tree, "-n", "needle", cache=cache)
+        self.new_query(tree, cache, "-n", CHANGED_TEXT, judged=judged)
+        assert sorted(judged) == [b"a.txt", b"sub/c.txt", b"sub/deep/d.txt"]
+
+    def test_nor_in_a_replayed_walk(self, tree, judged):
+        # The listings settled (the clock an hour ahead), then one file rewritten and read
+        # again within its tick (the real clock): the walk is replayed, the file not laned.
+        now = [settled_clock()]
+        cache = TreeCache(clock=lambda: now[0])
+        rg(tree, "-n", "needle", cache=cache)
+        rewrite_in_place(tree / "sub" / "c.txt", b"needle 2wo\n")
+        now[0] = time.time_ns()
+        self.new_query(tree, cache, "-n", CHANGED_TEXT, judged=judged)
+        assert judged == [b"sub/c.txt"]
+        self.new_query(tree, cache, "-n", CHANGED_TEXT, judged=judged)
+        assert judged == [b"sub/c.txt"]
+
+    def test_a_content_dropped_during_the_lane_is_read_again(self, tree, judged, monkeypatch):
+        # Another thread's write_file forgets a file between the lane's stat and its use.
+        cache = TreeCache(clock=settled_clock)
+        rg(tree, "-n", "needle", cache=cache)
+        rg(tree, "-n", "needle", cache=cache)  # the walk is replayed from now on
+        used = TreeCache.used
+
+        def forgetting(self, keys, contents, token):
+            self.forget(keys[0])
+            return used(self, keys, contents, token)
+
+        monkeypatch.setattr(TreeCache, "used", forgetting)
+        self.new_query(tree, cache, "-n", CHANGED_TEXT, judged=judged)
+        assert judged == [b"a.txt"]
+
+    def test_the_lane_remembers_what_evaluate_would(self, tree, monkeypatch):
+        def tables(cache):
+            return [dict(table) for table in cache._outcomes.values()]
+
+        laned = TreeCache(clock=settled_clock)
+        rg(tree, "-n", "needle", cache=laned)
+        self.new_query(tree, laned, "-n", "needle|one")
+        with monkeypatch.context() as shut:
+            shut.setattr(_Search, "lane", lambda self: None)
+            evaluated = TreeCache(clock=settled_clock)
+            rg(tree, "-n", "needle", cache=evaluated)
+            self.new_query(tree, evaluated, "-n", "needle|one")
+        assert tables(laned) == tables(evaluated)
+        assert len(tables(laned)) == 1 and len(tables(laned)[0]) == 3
+
+    def test_a_walk_not_replayed_takes_the_lane_file_by_file(self, tree, judged):
+        # A directory listed anew (a file added) is walked, not replayed: its files meet the
+        # lane one at a time (the lane a pool's owner and helpers use too).
+        cache = TreeCache(clock=settled_clock)
+        write(tree / "sub" / "deep" / "e.txt", b"needle e\n")
+        rg(tree, "-n", "needle", cache=cache)
+        write(tree / "sub" / "deep" / "f.txt", b"needle f\n")
+        self.new_query(tree, cache, "-n", CHANGED_TEXT, judged=judged)
+        assert judged == [b"sub/deep/f.txt"]  # the one file not cached yet
+        write(tree / "sub" / "deep" / "g.txt", b"needle g\n")
+        rewrite_in_place(tree / "sub" / "deep" / "e.txt", b"needle E\n")
+        assert b"needle E" in self.new_query(tree, cache, "-n", "E", judged=judged)
+        assert sorted(judged) == [b"sub/deep/e.txt", b"sub/deep/g.txt"]
 
 
 class TestLargeFile:

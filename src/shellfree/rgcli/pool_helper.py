@@ -106,7 +106,9 @@ def _serve(cache, serial: int, argv: list[bytes], cwd: str | None, inbox: _Inbox
             fs = command.out.fs
             cover = cache.cover if cache.watching else None
             results = []
-            for path in frame[2]:
+            # Without a watch, the lane takes the batch at once (one stat per cached file).
+            settled = command.stat_lane_batch(frame[2]) if lane is not None else None
+            for at, path in enumerate(frame[2]):
                 if inbox.abandoned >= serial:
                     break
                 explicit = path.__class__ is tuple
@@ -118,8 +120,12 @@ def _serve(cache, serial: int, argv: list[bytes], cwd: str | None, inbox: _Inbox
                     if directory != last_directory:
                         cover(fs(walked).rpartition(b"/")[0], top)
                         last_directory = directory
-                if lane is not None and not explicit and lane(walked):
-                    results.append(())  # _stored's searched-and-nothing-printed
+                if settled is not None:
+                    if settled[at]:
+                        results.append(())  # _stored's searched-and-nothing-printed
+                        continue
+                elif lane is not None and not explicit and lane(walked):
+                    results.append(())
                     continue
                 results.append(_stored(evaluate(Haystack(walked, explicit), None)))
             else:
