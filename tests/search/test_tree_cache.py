@@ -669,6 +669,44 @@ class TestOutcomes:
         assert b"needle two" in warm
 
 
+def counted_absence_test(tested: list[bytes]):
+    """rgcli.search's absence_test, with each file its tests are given appended to *tested*."""
+    from shellfree.rgcli import search as search_module
+
+    absence_test = search_module.absence_test
+
+    def counted(matcher):
+        test = absence_test(matcher)
+        if test is None:
+            return None
+
+        def spy(data: bytes) -> bool:
+            tested.append(data)
+            return test(data)
+
+        spy.keeps_translation = getattr(test, "keeps_translation", False)
+        return spy
+
+    return counted
+
+
+def translation_reuse(monkeypatch) -> list[bool]:
+    """For each search by a class run (search/class_run.py) from now on: whether it used the
+    translation its absence test kept, instead of translating the file again."""
+    from shellfree.search import searcher
+
+    reused: list[bool] = []
+    by_run = searcher._Lines._by_run
+
+    def spy(self, *args):
+        kept = self.prepared.translated
+        reused.append(kept is not None and kept[0] is self.buf[: self.end])
+        return by_run(self, *args)
+
+    monkeypatch.setattr(searcher._Lines, "_by_run", spy)
+    return reused
+
+
 class TestStatLane:
     """A new search over a cache without a watch: each walked file whose cached content its
     ``stat`` vouches for takes _Search.lane (one ``stat``, the absence test), or is handed to
@@ -703,6 +741,8 @@ class TestStatLane:
             assert judged  # the changed file was read again, not settled by the lane
         self.new_query(tree, cache, "-c", CHANGED_TEXT)
         self.new_query(tree, cache, "-n", "needle")  # no file proven empty: all handed over
+        self.new_query(tree, cache, "-c", r"\w+")  # no absence test: all handed over
+        self.new_query(tree, cache, "-n", "[a-z]{5,}")  # one keeping its translation
 
     def test_a_file_is_stat_and_tested_once(self, tree, judged, monkeypatch):
         # Every file holds the literal: the lane proves none empty and hands each to evaluate
@@ -715,19 +755,75 @@ class TestStatLane:
         cache.forget_searches()
         stats = Counter(monkeypatch, "stat", tree)
         tested = []
-        absence_test = search_module.absence_test
 
-        def counted(matcher):
-            test = absence_test(matcher)
-            return None if test is None else (lambda data: tested.append(data) or test(data))
-
-        monkeypatch.setattr(search_module, "absence_test", counted)
+        monkeypatch.setattr(search_module, "absence_test", counted_absence_test(tested))
         judged.clear()
         assert rg(tree, "-c", "e", cache=cache) == fresh
         files = [os.path.basename(call) for call in stats.calls if call.endswith(b".txt")]
         assert sorted(files) == [b"a.txt", b"c.txt", b"d.txt"]
         assert sorted(judged) == [b"a.txt", b"sub/c.txt", b"sub/deep/d.txt"]
         assert sorted(tested) == [b"needle one\n", b"needle two\n", b"no match here\n"]
+
+    def test_a_translation_kept_by_the_absence_test_is_used_by_the_search(self, tree,
+                                                                          monkeypatch):
+        # A pattern with no literal but a run of one class (search/class_run.py): its absence
+        # test translates the file and keeps the translation for the search that follows. The
+        # lane must not test every file before searching any (each translated twice).
+        reused = translation_reuse(monkeypatch)
+        cache = TreeCache(clock=settled_clock)
+        rg(tree, "-n", "needle", cache=cache)
+        self.new_query(tree, cache, "-n", "[a-z]{5,}")
+        assert reused[-3:] == [True, True, True]
+
+    @pytest.mark.parametrize("args", [
+        ("-v", "needle"), ("-L", "needle"), ("-c", "--include-zero", "two"),
+        ("--json", "needle"), ("-q", "two"), ("-m1", "-C1", "e"), ("-o", "[a-z]+"),
+    ], ids=lambda args: " ".join(args))
+    def test_a_mode_without_an_absence_test_hands_every_file_over(self, tree, args):
+        cache = TreeCache(clock=settled_clock)
+        rg(tree, "-n", "needle", cache=cache)
+        rg(tree, "-n", "needle", cache=cache)  # the walk is replayed from now on
+        if "--json" in args:  # its elapsed times differ from run to run
+            cache.forget_searches()
+            fresh = rg(tree, *args, cache=None)
+            assert rg(tree, *args, cache=cache).count(b'"type":"match"') == 2
+            assert fresh.count(b'"type":"match"') == 2
+        else:
+            self.new_query(tree, cache, *args)
+
+    def test_a_search_stopped_early_stats_no_more_than_a_part(self, isolated, monkeypatch):
+        for i in range(1000):
+            write(isolated / "d" / f"f{i:04}.txt", b"needle %d\n" % i)
+        cache = TreeCache(clock=settled_clock)
+        rg(isolated, "-n", "needle", cache=cache)
+        rg(isolated, "-n", "needle", cache=cache)  # the walk is replayed from now on
+        cache.forget_searches()
+        stats = Counter(monkeypatch, "stat", isolated)
+        assert rg(isolated, "-q", "needle", cache=cache) == b"\n--stderr--\n"
+        files = [call for call in stats.calls if call.endswith(b".txt")]
+        assert 1 <= len(files) < 1000
+
+    def test_a_file_changed_while_the_search_runs_is_seen_as_searched(self, isolated):
+        # rg reads each file when it reaches it; the lane's stat comes at most a part of a
+        # run before: a file past that part, changed after the first line is printed, is
+        # searched as changed.
+        names = [isolated / "d" / f"f{i:04}.txt" for i in range(600)]
+        for name in names:
+            write(name, b"needle old\n")
+        cache = TreeCache(clock=settled_clock)
+        rg(isolated, "-n", "needle", cache=cache)
+        rg(isolated, "-n", "needle", cache=cache)  # the walk is replayed from now on
+        cache.forget_searches()
+
+        class Changing(io.BytesIO):
+            def write(self, data):
+                if not self.tell():
+                    rewrite_in_place(names[-1], b"needle NEW\n")
+                return super().write(data)
+
+        out = Changing()
+        run([b"-n", b"needle"], out, io.BytesIO(), None, cwd=str(isolated), cache=cache)
+        assert out.getvalue().endswith(b"d/f0599.txt:1:needle NEW\n")
 
     def test_a_content_cached_within_its_tick_does_not_take_the_lane(self, tree, judged):
         cache = TreeCache()  # the real clock: the files were written just now

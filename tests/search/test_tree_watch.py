@@ -21,7 +21,9 @@ from shellfree.search import tree_watch
 from shellfree.search.tree_cache import TreeCache
 from shellfree.search.tree_watch import Changes, TreeWatch, watch_unavailable
 
-from tests.search.test_tree_cache import Counter, build_tree, rg, settled_clock
+from tests.search.test_tree_cache import (
+    Counter, build_tree, counted_absence_test, rg, settled_clock, translation_reuse,
+)
 from tests.search.tree_changes import (
     CHANGED_TEXT, CHANGES, append, create, delete, directory_moved_and_recreated,
     gitignore_in_place, ignore_file_in_place, mode_change, remove_directory, rename_directory,
@@ -156,6 +158,27 @@ def test_a_change_is_seen_by_a_new_query(tree, change, judged):
         assert printed(after), "the change wrote text the query finds"
         assert judged  # the changed file was read again, not served from the lane
     new_query(tree, cache, "-c", CHANGED_TEXT)
+    new_query(tree, cache, "-c", r"\w+")  # no absence test: every file handed to evaluate
+    new_query(tree, cache, "-n", "[a-z]{5,}")  # one keeping its translation: the same
+
+
+def test_a_class_run_pattern_translates_each_file_once(tree, monkeypatch):
+    # Its absence test keeps each file's translation for the search that follows: the lane
+    # must not test a whole run of files before searching any (each would be tested, and
+    # translated, again by the search).
+    from shellfree.rgcli import search as search_module
+
+    cache = watched_cache()
+    agree(tree, cache, "-n", "needle")
+    agree(tree, cache, "-n", "needle")  # vouched for by the watch, the walk replayed
+    fresh = rg(tree, "-n", "[a-z]{5,}", cache=None)
+    cache.forget_searches()
+    tested = []
+    monkeypatch.setattr(search_module, "absence_test", counted_absence_test(tested))
+    reused = translation_reuse(monkeypatch)
+    assert rg(tree, "-n", "[a-z]{5,}", cache=cache) == fresh
+    assert reused == [True, True, True]
+    assert len(tested) == 3
 
 
 def test_the_lane_remembers_what_evaluate_would(tree, monkeypatch):

@@ -396,9 +396,10 @@ class _Search:
         # entry is made here, where the table is filled with it as it is.
         self.to_remember: list = []
         self.vouch_start: tuple | None = None
-        # Walked files whose cached content the lane's ``stat`` vouched for but could not prove
-        # empty: path -> (content, signature), taken by evaluate instead of a second stat.
-        self._checked: dict[bytes, tuple[bytes, object]] = {}
+        # Walked files whose cached content the lane found vouched for (by the watch or by a
+        # ``stat``) but did not prove empty: path -> (content, signature, the watch's vouch,
+        # whether the absence test ran), taken by evaluate instead of a second lookup or stat.
+        self._checked: dict[bytes, tuple[bytes, object, tuple | None, bool]] = {}
         # Modes where a file without a match prints nothing and counts for nothing (not -L,
         # not --json's statistics, not --include-zero's zero counts, not -v's other lines).
         absence_proves_nothing = not args.invert and (
@@ -407,6 +408,10 @@ class _Search:
         )
         # A file holding none of the pattern's required literals is proven empty by one scan.
         self.absent = absence_test(matcher) if absence_proves_nothing else None
+        # The test a lane runs over many files before any is searched: not one that keeps its
+        # work for the search that follows (a translation), which would then be done twice.
+        self._bulk_absent = (None if getattr(self.absent, "keeps_translation", False)
+                             else self.absent)
         # A walked file rg quits at its first NUL is read no further than that NUL's buffer
         # fill (search/searcher.py quits_within): a large binary file costs a head, not a
         # read of it all.
@@ -509,7 +514,7 @@ class _Search:
             checked = self._checked.pop(path, None)
         try:
             if checked is not None:
-                data, signature = checked
+                data, signature, vouch, tested = checked
             elif self.contents is not None and not is_stdin:
                 data, signature, vouch = self.contents.read_signed(
                     path, st, enough, large, walked=not haystack.explicit)
@@ -527,7 +532,7 @@ class _Search:
             return self.evaluate(haystack, stdin)  # read whole this time
         except OSError as err:
             return Outcome(errors=(f"{os.fsdecode(shown)}: {os_error_text(err)}",))
-        outcome = self._judge(haystack, shown, data, checked is not None)
+        outcome = self._judge(haystack, shown, data, checked is not None and tested)
         if table is not None and not is_stdin:
             # Stamped with the epoch this run began in when the watch's vouch is the one it
             # began with (see TreeCache.remember); the common outcome, nothing printed, is
@@ -715,9 +720,9 @@ class _Search:
         the absence test proves empty. ``lane(path)`` (a walked file's path) is True when the
         file was that one and is done, its outcome (searched, nothing printed) remembered as
         :meth:`evaluate` would; False sends it to :meth:`evaluate`. None when no file can take
-        it. Without a watch, a cached content its ``stat`` vouched for but the test did not
-        prove empty (or every one, for a search with no absence test) is handed to
-        :meth:`evaluate` (``_checked``), which searches it with no second ``stat``.
+        it. A cached content vouched for that the test did not prove empty (or every one, for
+        a search with no absence test) is handed to :meth:`evaluate` (``_checked``), which
+        searches it with no second lookup, ``stat`` or absence test.
 
         Over the large benchmark tree, watched, the 37,000 cached files of 50,000 take it on a
         new search for a rare literal; without it, evaluate's way for them (its checks, the
@@ -742,7 +747,7 @@ class _Search:
                 if found is None:
                     return False
                 if absent is None or not absent(found[0]):
-                    checked[path] = found
+                    checked[path] = (found[0], found[1], None, absent is not None)
                     return False
                 if table is not None:
                     to_remember.extend((outcome_key(path, False), (found[1], (), 0, 0)))
@@ -752,6 +757,7 @@ class _Search:
         if absent is None:
             return None
         watched_content = contents.watched_content
+        checked = self._checked
 
         def lane(walked: bytes) -> bool:
             path = fs(walked)
@@ -760,6 +766,7 @@ class _Search:
                 return False
             data, signature, vouch = found
             if not absent(data):
+                checked[path] = (data, signature, vouch, True)
                 return False
             if table is not None:
                 to_remember.extend((outcome_key(path, False), (
@@ -775,11 +782,12 @@ class _Search:
         return (self.contents is not None and self.skip_identity is None
                 and (self.outcomes is None or self.outcomes_empty))
 
-    def lane_run(self, run: ReplayedRun) -> list[int]:
+    def lane_run(self, run: ReplayedRun) -> Iterable[int]:
         """:meth:`lane` for all the files of *run* at once (call it only when ``lane()`` is
         not None): the indices of the events of ``run.events`` it leaves to the caller, in
         order (messages, and the files lane would send to :meth:`evaluate`); the others are
-        done, their outcomes remembered as lane remembers each.
+        done, their outcomes remembered as lane remembers each. Without a watch the files
+        are taken a part at a time, as the caller consumes the indices (``_stat_lane_run``).
 
         The absence test is what lane makes per file; the walk's per-file events, the path
         each file's key is made from, and the bookkeeping of each use are made for the run as
@@ -798,9 +806,11 @@ class _Search:
                 [fs(event) if event.__class__ is bytes else None for event in events])
         if not contents.watching:
             return self._stat_lane_run(run, keys)
+        if self._bulk_absent is None:
+            return range(len(events))  # each file is tested as it is searched (_bulk_absent)
         cached, at, vouch, token = contents.watched_contents(keys)
         held = list(map(cached.__getitem__, at))
-        proven = bytearray(map(self.absent, map(_DATA_OF, held)))
+        proven = bytearray(map(self._bulk_absent, map(_DATA_OF, held)))
         done_at = list(compress(at, proven))
         done_keys = list(map(keys.__getitem__, done_at))
         gone = contents.used(done_keys, list(compress(held, proven)), token)
@@ -829,16 +839,20 @@ class _Search:
             left[i] = 0
         return list(compress(range(len(events)), left))
 
-    def _stat_lane_run(self, run: ReplayedRun, keys: list) -> list[int]:
-        """:meth:`lane_run` for a tree cache without a watch (see :meth:`_stat_lane`)."""
+    def _stat_lane_run(self, run: ReplayedRun, keys: list) -> Iterator[int]:
+        """:meth:`lane_run` for a tree cache without a watch (see :meth:`_stat_lane`), made
+        _STAT_LANE_PART files at a time as the caller takes the indices: a file is ``stat``-ed
+        at most that many files before it is searched (a change made meanwhile is seen as a
+        search that met the file then would see it), a search that stops early (``-q``, the
+        output cap) has not ``stat``-ed the rest of the run, and what the lane hands to
+        evaluate is at most a part's contents."""
         events = run.events
-        done_at = self._stat_lane(keys)
-        if not done_at:
-            return list(range(len(events)))
-        left = bytearray(b"\1") * len(events)
-        for i in done_at:
-            left[i] = 0
-        return list(compress(range(len(events)), left))
+        for start in range(0, len(events), _STAT_LANE_PART):
+            stop = min(start + _STAT_LANE_PART, len(events))
+            left = bytearray(b"\1") * (stop - start)
+            for i in self._stat_lane(keys[start:stop]):
+                left[i] = 0
+            yield from compress(range(start, stop), left)
 
     def stat_lane_batch(self, walked: list) -> bytearray | None:
         """For a pool helper's batch of files (walked paths, and 1-tuples for named ones), when
@@ -858,7 +872,8 @@ class _Search:
         cached file's ``stat`` vouches for its content (TreeCache.checked_contents); the
         indices of those the absence test proves empty come back, done and their outcomes
         remembered; the others that were vouched for are handed to :meth:`evaluate` through
-        ``_checked``. Over the benchmark's trees it saves read_signed's per-file steps: a new
+        ``_checked`` (all of them, untested, when ``_bulk_absent`` is None). Over the
+        benchmark's trees it saves read_signed's per-file steps: a new
         search of the 5,000-file tree for a rare literal took 91–103 ms through them, 54–78
         ms so."""
         contents = self.contents
@@ -869,12 +884,15 @@ class _Search:
         if gone is not None:  # dropped or replaced meanwhile: read again by evaluate
             for i in reversed(gone):
                 del at[i], held[i], held_keys[i]
-        if self.absent is None:
-            self._checked.update(zip(held_keys, map(_CHECKED_OF, held)))
+        absent = self._bulk_absent
+        if absent is None:  # none, or one each file's search must follow (_bulk_absent)
+            self._checked.update(
+                (key, (content[0], content[1], None, False))
+                for key, content in zip(held_keys, held))
             return []
-        proven = bytearray(map(self.absent, map(_DATA_OF, held)))
+        proven = bytearray(map(absent, map(_DATA_OF, held)))
         self._checked.update(
-            (key, (content[0], content[1]))
+            (key, (content[0], content[1], None, True))
             for key, content, empty in zip(held_keys, held, proven) if not empty)
         done_at = list(compress(at, proven))
         if done_at:
@@ -1072,7 +1090,8 @@ def _past_lane(events: Iterable, command: "_Search", lane: Callable[[bytes], boo
 
 
 _DATA_OF = itemgetter(0)
-_CHECKED_OF = itemgetter(0, 1)  # a cached content's (data, signature), as _checked holds it
+# Files of a replayed walk the stat lane takes at once (_Search._stat_lane_run).
+_STAT_LANE_PART = 256
 
 
 def _poolable(command: "_Search", args: RgArgs, paths: list[bytes], use_stdin: bool) -> bool:

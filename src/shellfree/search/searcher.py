@@ -336,6 +336,9 @@ def absence_test(matcher: MatcherLike) -> "Callable[[bytes], bool] | None":
                 return False
             return not data.startswith(TRANSCODED_BOMS)
 
+        # The translation it keeps is the last file's: a caller testing many files before
+        # searching any would have each translated twice (rgcli/search.py _Search.lane_run).
+        absent_run.keeps_translation = True  # type: ignore[attr-defined]
         return absent_run
     if literals and all(literals):  # an empty literal is in every file: nothing to prove
         specs = _find_specs(literals, prepared.rare_offsets)
