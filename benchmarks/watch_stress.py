@@ -7,7 +7,10 @@ Each step makes one to five edits (rewrite in place, append, create, delete, ren
 edit or create an ignore file, create, remove or move a directory), then searches the tree
 in process through one ``TreeCache(watch=True)`` kept across steps (with
 ``--search-processes N``, shared with watched helper processes) and runs ``rg --sort path``
-with the same arguments; the two outputs must be identical. The tests
+with the same arguments; the two outputs must be identical. ``--stat-checks`` runs the
+steps through a cache without the watch (``TreeCache()``, the default: a ``stat`` per entry),
+three steps in four editing contents alone and a clock an hour ahead (every entry settled), so
+that a replayed walk's files take the lane that stat-checks cached contents in bulk. The tests
 (``tests/search/test_tree_watch.py``) hold each rule on small trees; this runs them together on a
 tree of thousands of directories, with the kernel's report queue at its real length.
 """
@@ -32,15 +35,17 @@ from shellfree.search.tree_cache import TreeCache
 QUERIES = [["-n", "import"], ["-c", "def "], ["-l", "-i", "todo"], ["--files"], ["-n", r"\w+Error"]]
 
 
-def _edit(rng: random.Random, root: str, step: int) -> str:
-    """Make one random edit, numbered *step*; return its kind."""
+_KINDS = ["rewrite", "append", "create", "delete", "rename", "ignore", "mkdir", "rmdir", "movedir"]
+
+
+def _edit(rng: random.Random, root: str, step: int, kinds: list[str] = _KINDS) -> str:
+    """Make one random edit of one of *kinds*, numbered *step*; return its kind."""
     files, dirs = [], []
     for top, names, found in os.walk(root):
         names[:] = sorted(n for n in names if n != ".git")  # one seed, one run, on any disk
         dirs.extend(os.path.join(top, n) for n in names)
         files.extend(os.path.join(top, f) for f in sorted(found))
-    kind = rng.choice(["rewrite", "append", "create", "delete", "rename", "ignore", "mkdir",
-                       "rmdir", "movedir"])
+    kind = rng.choice(kinds)
     path = rng.choice(files) if files else root
     directory = rng.choice(dirs) if dirs else root
     if kind == "rewrite" and os.path.isfile(path):
@@ -82,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--search-processes", type=int, default=1,
                         help="share each search with N-1 watched helper processes (rgcli/pool.py)")
+    parser.add_argument("--stat-checks", action="store_true",
+                        help="a cache without the watch: every entry checked by its stat")
     options = parser.parse_args(argv)
     source = options.tree or os.path.join(os.path.dirname(__file__), "speed", "corpora", options.corpus)
     if not os.path.isdir(source):
@@ -91,15 +98,25 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="watch-stress-") as scratch:
         root = os.path.join(scratch, "tree")
         shutil.copytree(source, root, symlinks=True)
-        cache = TreeCache(watch=True)
-        if not cache.watching:
+        if options.stat_checks:
+            # A clock an hour ahead: every entry counts as settled and its stat signature alone
+            # decides (on this run's second-old tree the racy rule would read most of it again
+            # and replay no walk; tests/search/test_tree_cache.py holds that rule).
+            cache = TreeCache(clock=lambda: time.time_ns() + 3600 * 10**9)
+        else:
+            cache = TreeCache(watch=True)
+        if not cache.watching and not options.stat_checks:
             sys.exit(f"no watch here: {cache.watch_unavailable}")
+        kind_of = "stat-checked" if options.stat_checks else "watched"
         if options.search_processes > 1:
             InProcessBackend(cache, processes=options.search_processes)  # gives it a pool
         started, searches, edits = time.monotonic(), 0, {}
         for step in range(options.steps):
+            # With stat checks, three steps in four edit contents alone: the directories stay
+            # unchanged, the walk recorded is replayed, and its files take the lane in bulk.
+            kinds = _KINDS[:2] if options.stat_checks and step % 4 else _KINDS
             for _ in range(rng.randint(1, 5)):
-                kind = _edit(rng, root, sum(edits.values()))  # numbered: new names never clash
+                kind = _edit(rng, root, sum(edits.values()), kinds)  # numbered: names never clash
                 edits[kind] = edits.get(kind, 0) + 1
             query = QUERIES[step % len(QUERIES)]
             out, err = io.BytesIO(), io.BytesIO()
@@ -113,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
             if (out.getvalue(), err.getvalue()) != (expected.stdout, expected.stderr):
                 print(f"step {step}: {' '.join(query)} differs from rg", file=sys.stderr)
                 return 1
-        print(f"{searches}/{searches} warm watched searches identical to rg 15.1 after "
+        print(f"{searches}/{searches} warm {kind_of} searches identical to rg 15.1 after "
               f"{sum(edits.values())} edits ({', '.join(f'{k} {v}' for k, v in sorted(edits.items()))}); "
               f"{options.tree or options.corpus + ' corpus'}, seed {options.seed}, "
               f"{options.search_processes} search process(es), {time.monotonic() - started:.0f} s")

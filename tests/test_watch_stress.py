@@ -35,6 +35,13 @@ def test_watched_searches_shared_with_a_helper_agree_with_rg(small_tree, referen
     assert "25/25 warm watched searches identical" in capsys.readouterr().out
 
 
+def test_stat_checked_searches_agree_with_rg(small_tree, reference_rg, monkeypatch, capsys):
+    monkeypatch.setenv("SHELLFREE_REFERENCE_RG", reference_rg)
+    assert watch_stress.main(["--tree", str(small_tree), "--steps", "25", "--seed", "5",
+                              "--stat-checks"]) == 0
+    assert "25/25 warm stat-checked searches identical" in capsys.readouterr().out
+
+
 def test_a_cache_that_ignores_the_reports_is_caught(small_tree, reference_rg, monkeypatch):
     monkeypatch.setenv("SHELLFREE_REFERENCE_RG", reference_rg)
 
