@@ -669,6 +669,22 @@ class TestOutcomes:
         assert b"needle two" in warm
 
 
+def printed(output: bytes) -> bytes:
+    """The standard output part of rg()'s answer."""
+    return output.split(b"--stderr--")[0].strip()
+
+
+def new_query(root, cache, *args: str, judged: list | None = None) -> bytes:
+    """rg() for a search *cache* has not remembered (a new query's way), asserted equal to a
+    fresh run's; *judged* is left holding what the cached run judged."""
+    fresh = rg(root, *args, cache=None)
+    cache.forget_searches()
+    if judged is not None:
+        judged.clear()
+    assert rg(root, *args, cache=cache) == fresh
+    return fresh
+
+
 def counted_absence_test(tested: list[bytes]):
     """rgcli.search's absence_test, with each file its tests are given appended to *tested*."""
     from shellfree.rgcli import search as search_module
@@ -714,14 +730,8 @@ class TestStatLane:
 
     @staticmethod
     def new_query(root, cache, *args: str, judged: list | None = None) -> bytes:
-        """A search *cache* has not remembered, asserted equal to a fresh run's; *judged* is
-        left holding what the cached run judged."""
-        fresh = rg(root, *args, cache=None)
-        cache.forget_searches()
-        if judged is not None:
-            judged.clear()
-        assert rg(root, *args, cache=cache) == fresh
-        return fresh.split(b"\n--stderr--\n")[0]
+        """:func:`new_query`'s standard output."""
+        return printed(new_query(root, cache, *args, judged=judged))
 
     @pytest.mark.parametrize("change", CHANGES, ids=lambda change: change.__name__)
     def test_a_change_is_seen_by_a_new_query(self, isolated, change, judged):

@@ -22,7 +22,8 @@ from shellfree.search.tree_cache import TreeCache
 from shellfree.search.tree_watch import Changes, TreeWatch, watch_unavailable
 
 from tests.search.test_tree_cache import (
-    Counter, build_tree, counted_absence_test, rg, settled_clock, translation_reuse,
+    Counter, build_tree, counted_absence_test, new_query, printed, rg, settled_clock,
+    translation_reuse,
 )
 from tests.search.tree_changes import (
     CHANGED_TEXT, CHANGES, append, create, delete, directory_moved_and_recreated,
@@ -127,22 +128,6 @@ def test_a_search_path_that_is_a_re_pointed_symlink(tree):
     os.unlink(tree / "link")
     os.symlink("two", tree / "link")
     assert b"in two" in agree(tree, cache, "-n", "needle", "link")
-
-
-def printed(output: bytes) -> bytes:
-    """The standard output part of rg()'s answer."""
-    return output.split(b"--stderr--")[0].strip()
-
-
-def new_query(root, cache, *args: str, judged: list | None = None) -> bytes:
-    """agree() for a search the cache has not remembered (a new query's way); *judged* is
-    left holding what the cached run judged."""
-    fresh = rg(root, *args, cache=None)
-    cache.forget_searches()
-    if judged is not None:
-        judged.clear()
-    assert rg(root, *args, cache=cache) == fresh
-    return fresh
 
 
 @pytest.mark.parametrize("change", CHANGES, ids=lambda change: change.__name__)

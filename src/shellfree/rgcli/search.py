@@ -737,36 +737,22 @@ class _Search:
         outcome_key = self.outcome_key
         since = self.vouch_start
         to_remember = self.to_remember
-        if not contents.watching:
-            checked_content = contents.checked_content
-            checked = self._checked
-
-            def lane(walked: bytes) -> bool:
-                path = fs(walked)
-                found = checked_content(path)
-                if found is None:
-                    return False
-                if absent is None or not absent(found[0]):
-                    checked[path] = (found[0], found[1], None, absent is not None)
-                    return False
-                if table is not None:
-                    to_remember.extend((outcome_key(path, False), (found[1], (), 0, 0)))
-                return True
-
-            return lane
-        if absent is None:
-            return None
-        watched_content = contents.watched_content
         checked = self._checked
+        if contents.watching:
+            if absent is None:
+                return None
+            content_of = contents.watched_content
+        else:
+            content_of = contents.checked_content
 
         def lane(walked: bytes) -> bool:
             path = fs(walked)
-            found = watched_content(path)
+            found = content_of(path)
             if found is None:
                 return False
             data, signature, vouch = found
-            if not absent(data):
-                checked[path] = (data, signature, vouch, True)
+            if absent is None or not absent(data):
+                checked[path] = (data, signature, vouch, absent is not None)
                 return False
             if table is not None:
                 to_remember.extend((outcome_key(path, False), (

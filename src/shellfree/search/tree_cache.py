@@ -633,9 +633,9 @@ class TreeCache:
             self._contents.move_to_end(path)
         return cached[0], (cached[1] if cached[2] else None), (cached[3], self._reports)
 
-    def checked_content(self, path: bytes) -> tuple[bytes, object] | None:
+    def checked_content(self, path: bytes) -> tuple[bytes, object, None] | None:
         """For a cache without a watch, :meth:`read_signed`'s answer for a file whose cached
-        content its ``stat`` vouches for, as (content, signature); None for any other file
+        content its ``stat`` vouches for (content, signature, no vouch); None for any other file
         (read it with :meth:`read_signed`, which stats it again: a changed file is the rare
         case). ``_Search.lane`` calls it for each walked file of a new search."""
         cached = self._contents.get(path)
@@ -652,7 +652,7 @@ class TreeCache:
                 return None  # dropped or replaced meanwhile: read it again
             self._last_used[path] = self._generation
             self._contents.move_to_end(path)
-        return cached[0], cached[1]
+        return cached[0], cached[1], None
 
     def checked_contents(self, keys: list) -> tuple[list, list[int], int]:
         """:meth:`checked_content` for many keys at once (None among them for no file): the
