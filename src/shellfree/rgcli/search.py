@@ -510,6 +510,7 @@ class _Search:
         if not haystack.explicit and (not self._read_whole or path not in self._read_whole):
             enough, large = self._quits_early, _in_pieces
         checked = None
+        tested = False  # whether the lane's absence test ran on the content it handed over
         if self._checked and not haystack.explicit:
             checked = self._checked.pop(path, None)
         try:
@@ -532,7 +533,7 @@ class _Search:
             return self.evaluate(haystack, stdin)  # read whole this time
         except OSError as err:
             return Outcome(errors=(f"{os.fsdecode(shown)}: {os_error_text(err)}",))
-        outcome = self._judge(haystack, shown, data, checked is not None and tested)
+        outcome = self._judge(haystack, shown, data, tested)
         if table is not None and not is_stdin:
             # Stamped with the epoch this run began in when the watch's vouch is the one it
             # began with (see TreeCache.remember); the common outcome, nothing printed, is
@@ -858,10 +859,10 @@ class _Search:
         cached file's ``stat`` vouches for its content (TreeCache.checked_contents); the
         indices of those the absence test proves empty come back, done and their outcomes
         remembered; the others that were vouched for are handed to :meth:`evaluate` through
-        ``_checked`` (all of them, untested, when ``_bulk_absent`` is None). Over the
-        benchmark's trees it saves read_signed's per-file steps: a new
-        search of the 5,000-file tree for a rare literal took 91–103 ms through them, 54–78
-        ms so."""
+        ``_checked`` (all of them, untested, when ``_bulk_absent`` is None). It saves
+        read_signed's per-file steps: a new search of the benchmark's 5,000-file tree for a
+        rare literal took 59–110 ms through them, 53–69 ms so (README, *The same lane without
+        the watch*)."""
         contents = self.contents
         cached, at, token = contents.checked_contents(keys)
         held = list(map(cached.__getitem__, at))
