@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import errno
 import os
-from typing import BinaryIO
 
 from shellfree.rgcli.flags import UsageError, parse_args
 from shellfree.search.errors import os_error_text
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (see shellfree/__init__.py)
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 __all__ = ["config_args"]
 
