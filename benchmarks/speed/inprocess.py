@@ -130,8 +130,9 @@ REGISTRY: tuple[InProcessBench, ...] = (
         "search_files-page-auto",
         "benchmarks.speed.adapters:search_files_page_auto",
         "as search_files-page with FileTools' default search_processes=None: one process until a "
-        "search reads more than the 64 MiB cache keeps, then one helper from the next search on "
-        "(the large tree: the cold call finds it out, the first warm call starts the helper)",
+        "search reads more than the 64 MiB cache keeps (or, without a watch, 4,000 files or more), "
+        "then one helper from the next search on "
+        "(on either corpus the cold call finds it out, the first warm call starts the helper)",
         reference="benchmarks.speed.adapters:search_files_page_reference",
     ),
     InProcessBench(

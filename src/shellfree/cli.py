@@ -133,7 +133,8 @@ def _parser() -> "argparse.ArgumentParser":
     mcp.add_argument("--search-processes", type=_positive_int, default=None, metavar="N",
                      help="share each search of a tree with N-1 helper processes, started once "
                           "and kept, each caching its share of the files (default: one helper "
-                          "once a tree outgrows the content cache; 1: none); see README, "
+                          "once a tree outgrows the content cache, or has 4,000 files or "
+                          "more and no working --watch; 1: none); see README, "
                           "Performance")
     mcp.set_defaults(run=_mcp)
 

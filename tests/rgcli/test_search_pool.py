@@ -354,7 +354,8 @@ def search_all(tools: FileTools, queries=QUERIES) -> list[str]:
 @pytest.fixture
 def auto_pool(monkeypatch):
     """A pool may start by itself here (whatever the machine's CPUs), after a search that left
-    more than 1,000 bytes unkept."""
+    more than 1,000 bytes unkept (or, in the tests that lower AUTO_POOL_FILES, checked that many
+    files)."""
     monkeypatch.setattr(backends, "AUTO_POOL_UNKEPT", 1000)
     monkeypatch.setattr(backends, "_auto_pool_possible", lambda: True)
 
@@ -370,8 +371,8 @@ def test_a_tree_past_the_content_budget_gets_a_helper_from_the_next_search(isola
         assert cache.pool is None  # the search that found it out ran alone
         drops = []
         drop_contents = cache.drop_contents
-        monkeypatch.setattr(cache, "drop_contents", lambda: drops.append(cache.content_bytes)
-                            or drop_contents())
+        monkeypatch.setattr(cache, "drop_contents",
+                            lambda: drops.append(cache.content_bytes) or drop_contents())
         assert search_all(tools, QUERIES[1:]) == expected[1:]
         pool = cache.pool
         assert pool is not None and pool.size == 1
@@ -382,11 +383,58 @@ def test_a_tree_past_the_content_budget_gets_a_helper_from_the_next_search(isola
         assert len(drops) == 1 and drops[0] > 0
 
 
-def test_a_tree_within_the_budget_stays_in_one_process(isolated, auto_pool):
+def test_a_tree_within_the_budget_and_short_of_the_files_stays_in_one_process(
+        isolated, auto_pool, monkeypatch):
     build_wide(isolated)
-    with FileTools(isolated) as tools:
+    with FileTools(isolated, tree_cache=TreeCache(clock=settled_clock)) as tools:
+        search_all(tools, QUERIES[3:])  # every file read, none kept out
+        checked = tools.tree_cache.files_checked
+        assert checked > 40 and tools.tree_cache.unkept_bytes == 0
+        monkeypatch.setattr(backends, "AUTO_POOL_FILES", checked + 1)  # one short, each time
+        search_all(tools, QUERIES[:3])  # new queries: each checks every file's cached copy
+        assert tools.tree_cache.files_checked == checked
+        assert tools.tree_cache.pool is None
+
+
+def test_a_search_of_many_files_without_a_watch_gets_a_helper_from_the_next_search(
+        isolated, auto_pool, monkeypatch):
+    # Each new search of such a tree makes a stat per file at least: the helper splits them.
+    monkeypatch.setattr(backends, "AUTO_POOL_FILES", 20)
+    build_wide(isolated)
+    expected = search_all(FileTools(isolated, tree_cache=False))
+    with FileTools(isolated, tree_cache=TreeCache(clock=settled_clock)) as tools:
+        cache = tools.tree_cache
+        # 30 lines: the output cap does not stop the search, and every file is read.
+        assert search_all(tools, QUERIES[3:]) == expected[3:]
+        assert cache.unkept_bytes == 0 and cache.files_checked >= 20
+        assert cache.pool is None  # the search that found it out ran alone
+        held = cache.state()["contents"]
+        drops = []
+        drop_contents = cache.drop_contents
+        monkeypatch.setattr(cache, "drop_contents",
+                            lambda: drops.append(cache.content_bytes) or drop_contents())
+        assert search_all(tools) == expected
+        pool = cache.pool
+        assert pool is not None and pool.size == 1
+        (state,) = pool.states()
+        assert state is not None and state["searches"] == 4 and state["contents"] > 0
+        # Dropped once at the start, as for a tree past the budget: each process holds its
+        # own share from then on, and no file is held twice.
+        assert len(drops) == 1 and drops[0] > 0
+        kept = cache.state()["contents"]
+        assert 0 < kept < held and kept + state["contents"] == held
+
+
+@pytest.mark.skipif(watch_unavailable() is not None, reason=str(watch_unavailable()))
+def test_a_watched_search_of_many_files_stays_in_one_process(isolated, auto_pool, monkeypatch):
+    # The watch spares the stat of every cached file: there a helper only adds its hand-over.
+    monkeypatch.setattr(backends, "AUTO_POOL_FILES", 20)
+    build_wide(isolated)
+    with FileTools(isolated, tree_cache=TreeCache(clock=settled_clock, watch=True)) as tools:
+        if not tools.tree_cache.watching:
+            pytest.skip(f"no watch: {tools.tree_cache.watch_unavailable}")
         search_all(tools)
-        assert tools.tree_cache.unkept_bytes == 0
+        assert tools.tree_cache.files_checked == 0  # each served by the watch's vouch
         assert tools.tree_cache.pool is None
 
 
@@ -394,7 +442,8 @@ def test_a_tree_within_the_budget_stays_in_one_process(isolated, auto_pool):
     {"search_processes": 1, "tree_cache": TreeCache(content_budget=300)},  # asked for one
     {"tree_cache": TreeCache(content_budget=0)},  # no contents are to be kept at all
 ])
-def test_no_helper_starts_by_itself_when_told_so(isolated, auto_pool, options):
+def test_no_helper_starts_by_itself_when_told_so(isolated, auto_pool, options, monkeypatch):
+    monkeypatch.setattr(backends, "AUTO_POOL_FILES", 20)  # by either rule
     build_wide(isolated)
     with FileTools(isolated, **options) as tools:
         search_all(tools)

@@ -386,6 +386,50 @@ class TestBudget:
         assert cache.unkept_bytes == 0  # nothing was meant to be kept
 
 
+class TestFilesChecked:
+    """files_checked: what InProcessBackend counts to share a search with a helper process
+    (engine/backends.py, AUTO_POOL_FILES)."""
+
+    def test_the_files_a_run_read_or_checked_with_a_stat(self, tree, monkeypatch):
+        cache = TreeCache(clock=settled_clock)
+        rg(tree, "-n", "needle", cache=cache)
+        assert cache.files_checked == 3  # a.txt, sub/c.txt and sub/deep/d.txt, read
+        cache.forget_searches()
+        stats = Counter(monkeypatch, "stat", tree)
+        rg(tree, "-n", "absent", cache=cache)  # a new query: each cached copy checked
+        checked = [call for call in stats.calls if call.endswith(b".txt")]
+        assert cache.files_checked == len(checked) == 3
+        rg(tree, "-n", "absent", cache=cache)  # repeated: outcomes recalled, no content used
+        assert cache.files_checked == 0
+        cache.forget_searches()
+        rg(tree, "-n", "absent", "a.txt", "sub/c.txt", cache=cache)  # named files, one at a time
+        assert cache.files_checked == 2
+        write(tree / "sub" / "deep" / "e.txt", b"new\n")
+        later = os.stat(tree / "sub" / "deep").st_mtime_ns + 10**9
+        os.utime(tree / "sub" / "deep", ns=(later, later))  # surely listed anew
+        cache.forget_searches()
+        rg(tree, "-n", "absent", cache=cache)  # its d.txt checked on its own (checked_content)
+        assert cache.files_checked == 4
+
+    @pytest.mark.skipif(sys.platform != "linux", reason="the watch is Linux's inotify")
+    def test_a_watched_cache_checks_none_of_the_files_it_holds(self, tree):
+        from shellfree.search.tree_watch import watch_unavailable
+
+        if watch_unavailable() is not None:
+            pytest.skip(watch_unavailable())
+        cache = TreeCache(clock=settled_clock, watch=True)
+        if not cache.watching:
+            pytest.skip(f"no watch: {cache.watch_unavailable}")
+        try:
+            rg(tree, "-n", "needle", cache=cache)
+            assert cache.files_checked == 3  # read
+            cache.forget_searches()
+            rg(tree, "-n", "absent", cache=cache)
+            assert cache.files_checked == 0  # the watch vouches for each
+        finally:
+            cache.close()
+
+
 class TestForget:
     def test_forgets_every_spelling_of_a_file(self, tmp_path):
         path = tmp_path / "sub" / "f"

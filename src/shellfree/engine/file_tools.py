@@ -45,7 +45,8 @@ class FileTools:
 
     *root* is the task's working directory: relative paths resolve against it and searches run
     in it. *backend* is ``"inprocess"`` (default: shellfree's own rg, in this process, with a
-    helper process past the tree cache's budget: see *search_processes*), ``"rg"`` (a real rg
+    helper process past the tree cache's budget or, without a watch, for a tree of many files:
+    see *search_processes*), ``"rg"`` (a real rg
     binary at *rg_path* or on ``PATH``, for parity runs) or a backend object.
     *hermes_home* is the Hermes directory (or several: the active profile home and the Hermes
     root) whose credential files are never read or listed; default ``~/.hermes``. *clock* gives
@@ -67,8 +68,10 @@ class FileTools:
     the first search (fresh interpreters, not forks of the host) and kept, each with its own
     tree cache of the same budgets; :meth:`close` stops them. ``None`` (default) searches in
     this process until a search reads 32 MiB more than the tree cache can keep (a tree past
-    its content budget), and from the next search on with one helper (POSIX, two CPUs or more;
-    see :class:`~shellfree.engine.backends.InProcessBackend`); ``1`` never starts one.
+    its content budget) or, with a cache without a working watch, reads or ``stat``-checks the
+    contents of 4,000 files or more, and from the next search on with one helper (POSIX, two
+    CPUs or more, a content budget; see :class:`~shellfree.engine.backends.InProcessBackend`);
+    ``1`` never starts one.
     """
 
     def __init__(

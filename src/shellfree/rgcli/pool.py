@@ -1,7 +1,8 @@
 """Helper processes that share the searches of a long-lived tree cache.
 
 Started when asked for (``FileTools(search_processes=N)``), or by ``InProcessBackend`` once a
-tree outgrows the cache's content budget (engine/backends.py, ``search_processes=None``).
+tree outgrows the cache's content budget, or has many files and no watch (engine/backends.py,
+``search_processes=None``).
 
 ``FileTools`` searches in its host's process, and must not fork it: the host may have threads
 (see parallel.py for the command line's forked workers). One Python thread cannot search a

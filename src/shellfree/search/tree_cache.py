@@ -226,6 +226,8 @@ class TreeCache:
         self._content_bytes = 0
         # Bytes the current run read and could not keep within the budget (see unkept_bytes).
         self._unkept_bytes = 0
+        # Files whose contents the current run read or checked with a stat (see files_checked).
+        self._files_checked = 0
         self._changes = 0  # contents added, dropped or stamped anew so far (see used)
         # id(keys) -> (keys, (changes, epoch), contents, indices): see watched_contents.
         self._watched_lists: dict[int, tuple] = {}
@@ -331,6 +333,17 @@ class TreeCache:
         never kept whole) are not counted."""
         return self._unkept_bytes
 
+    @property
+    def files_checked(self) -> int:
+        """About the files whose contents the current (or last) run read, or checked with a
+        ``stat`` before using the cached copy: one system call or more per file, which a watch
+        spares for the cached ones and a helper process would split (InProcessBackend,
+        ``AUTO_POOL_FILES``). A file whose cached copy its ``stat`` rules out, or one found
+        large and read again whole, counts twice; a named file searched in pieces not at all.
+        One count serves the cache's runs: two at once count together (each from its start),
+        and without the lock, so a few may be lost."""
+        return self._files_checked
+
     def begin_run(self) -> None:
         """Mark the start of a search: entries neither it nor the previous run used become the
         first to go (see the module docstring). With a watch, apply the change reports queued
@@ -338,6 +351,7 @@ class TreeCache:
         with self._lock:
             self._generation += 1
             self._unkept_bytes = 0
+            self._files_checked = 0
             self._admit_below = _ADMIT_ALL  # what the last runs used may have aged out
             if self._watch is not None:
                 if os.getpid() != self._watch_pid:
@@ -572,6 +586,7 @@ class TreeCache:
             if found is not None:
                 return found
             cached = self._contents.get(key)  # dropped meanwhile by a report
+        self._files_checked += 1
         if cached is not None:
             # Checked by a stat, and stamped afresh.
             data, signature, trusted, watched = cached
@@ -641,6 +656,7 @@ class TreeCache:
         cached = self._contents.get(path)
         if cached is None or not cached[2]:
             return None
+        self._files_checked += 1
         try:
             st = os.stat(path)
         except OSError:
@@ -668,10 +684,12 @@ class TreeCache:
         signature_of = _signature
         cached = list(map(self._contents.get, keys))
         at = []
+        checks = 0
         for i, content in enumerate(cached):
             if content is None:
                 continue
             if content[2]:
+                checks += 1
                 try:
                     if signature_of(stat(keys[i])) == content[1]:
                         at.append(i)
@@ -679,6 +697,7 @@ class TreeCache:
                 except OSError:
                     pass  # read_signed reports it as rg would
             cached[i] = None
+        self._files_checked += checks
         return cached, at, changes
 
     def own_keys(self, keys: list) -> list:
