@@ -259,10 +259,10 @@ AUTO_POOL_FILES = 4000
 must have read, or checked with a ``stat`` before using the cached copy (a system call or more
 each; a ``stat`` took 4.5-5.7 us on the 2-CPU VM of the README's runs), before later searches
 are shared with a helper process, which splits those calls and the scans. Measured there
-(README, *Helper processes*): a new query of the 4,840-file medium corpus took 19-37 % less
-with a helper for every query but the rare literal (the same); on trees of 1,040, 1,815 and
-3,233 of its files the helper was a wash, within the runs' noise. A watched cache makes no
-calls for the files it holds, and there a helper made the medium corpus's new queries slower."""
+(README, *Helper processes*; ``python -m benchmarks.helper_split``), a new query with a helper
+against one in one process, call by call: 0.80-0.99 of the time on the 4,840-file medium
+corpus, 0.77-1.12 on 3,233 files of it, 1.01-1.18 (slower) on 1,040. A watched cache makes no calls for the files it holds, and there
+a helper made the medium corpus's new queries slower."""
 
 # One lock for every backend: two backends may share a tree cache, which gets one pool.
 _AUTO_START_LOCK = threading.Lock()
