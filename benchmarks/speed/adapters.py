@@ -97,8 +97,8 @@ def search_files_page_new_watch_pool(args: Sequence[str], paths: Sequence[str], 
 
 def search_files_page_auto(args: Sequence[str], paths: Sequence[str], cwd: str) -> bytes:
     """As :func:`search_files_page` with FileTools' default ``search_processes=None``: one
-    process until a search reads more than the cache can keep (or, without a watch, the contents of
-    4,000 files or more), then one helper process."""
+    process until a search reads more than the cache can keep (or, without a watch, two in a row
+    the contents of 4,000 files or more each), then one helper process."""
     return _search_files_page(args, paths, cwd, "page-auto", {}, processes=None)
 
 

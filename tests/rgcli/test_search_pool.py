@@ -396,18 +396,20 @@ def test_a_tree_within_the_budget_and_short_of_the_files_stays_in_one_process(
         assert tools.tree_cache.pool is None
 
 
-def test_a_search_of_many_files_without_a_watch_gets_a_helper_from_the_next_search(
+def test_two_searches_of_many_files_without_a_watch_get_a_helper_from_the_next_search(
         isolated, auto_pool, monkeypatch):
     # Each new search of such a tree makes a stat per file at least: the helper splits them.
     monkeypatch.setattr(backends, "AUTO_POOL_FILES", 20)
     build_wide(isolated)
-    expected = search_all(FileTools(isolated, tree_cache=False))
+    uncached = FileTools(isolated, tree_cache=False)
+    expected = search_all(uncached)
+    few = ["of 3", "of 2"]  # 30 and 13 lines: the output cap stops neither, every file is read
+    expected_few = search_all(uncached, few)
     with FileTools(isolated, tree_cache=TreeCache(clock=settled_clock)) as tools:
         cache = tools.tree_cache
-        # 30 lines: the output cap does not stop the search, and every file is read.
-        assert search_all(tools, QUERIES[3:]) == expected[3:]
+        assert search_all(tools, few) == expected_few
         assert cache.unkept_bytes == 0 and cache.files_checked >= 20
-        assert cache.pool is None  # the search that found it out ran alone
+        assert cache.pool is None  # the two searches that found it out ran alone
         held = cache.state()["contents"]
         drops = []
         drop_contents = cache.drop_contents
@@ -423,6 +425,23 @@ def test_a_search_of_many_files_without_a_watch_gets_a_helper_from_the_next_sear
         assert len(drops) == 1 and drops[0] > 0
         kept = cache.state()["contents"]
         assert 0 < kept < held and kept + state["contents"] == held
+
+
+def test_one_search_of_many_files_between_small_ones_gets_no_helper(isolated, auto_pool,
+                                                                    monkeypatch):
+    # A search of a large tree elsewhere, or search_files' probe over ignored files.
+    monkeypatch.setattr(backends, "AUTO_POOL_FILES", 20)
+    build_wide(isolated)
+    with FileTools(isolated, tree_cache=TreeCache(clock=settled_clock)) as tools:
+        counts = []
+        for query, path in [("of 3", "."), ("of 3", "d0"), ("of 2", "."), ("of 2", "d0"),
+                            ("of 1", "."), ("needle", "d1")]:
+            tools.search_files(query, path=path)
+            tools.notify_other_tool_call()
+            counts.append(tools.tree_cache.files_checked)
+        assert counts[::2] == [counts[0]] * 3 and counts[0] >= 20  # the whole tree
+        assert max(counts[1::2]) < 20  # one directory of it
+        assert tools.tree_cache.pool is None
 
 
 @pytest.mark.skipif(watch_unavailable() is not None, reason=str(watch_unavailable()))

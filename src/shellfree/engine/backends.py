@@ -176,6 +176,8 @@ class InProcessBackend:
         # (processes=None). Without a content budget nothing is kept to share.
         self._auto = (processes is None and tree_cache is not None and tree_cache.pool is None
                       and tree_cache.content_budget > 0 and _auto_pool_possible())
+        # The files the search before the last one checked (see _auto_start).
+        self._checked_before = 0
         if processes is not None and processes > 1:
             self._start_pool(processes)
 
@@ -196,13 +198,19 @@ class InProcessBackend:
 
     def _auto_start(self) -> None:
         """With processes=None: start the pool when the last search read more than the cache
-        could keep, or (without a watch) read or stat-checked many files (it starts its helpers at
-        this search). Once decided, never asked again."""
+        could keep, or (without a watch) the last two each read or stat-checked many files (it
+        starts its helpers at this search). Once decided, never asked again.
+
+        Two searches, not one: a single search of a large tree elsewhere, or search_files'
+        ``--no-ignore`` probe after a search that found nothing, must not give a small tree
+        a helper for good (on a tree of 1,040 files a helper made new queries slower)."""
         tree_cache = self.tree_cache
-        if tree_cache is None or (
-            tree_cache.unkept_bytes < AUTO_POOL_UNKEPT
-            and (tree_cache.watching or tree_cache.files_checked < AUTO_POOL_FILES)
-        ):
+        if tree_cache is None:
+            return
+        checked = tree_cache.files_checked
+        many = min(checked, self._checked_before) >= AUTO_POOL_FILES and not tree_cache.watching
+        self._checked_before = checked
+        if tree_cache.unkept_bytes < AUTO_POOL_UNKEPT and not many:
             return
         with _AUTO_START_LOCK:
             if self._auto:
@@ -255,8 +263,8 @@ keeps a budget of contents (the README's *Helper processes*). A tree whose conte
 only by :data:`AUTO_POOL_FILES`."""
 
 AUTO_POOL_FILES = 4000
-"""With ``processes=None`` and a cache without a watch: the files whose contents one search
-must have read, or checked with a ``stat`` before using the cached copy (a system call or more
+"""With ``processes=None`` and a cache without a watch: the files whose contents each of two
+searches in a row must have read, or checked with a ``stat`` before using the cached copy (a system call or more
 each; a ``stat`` took 4.5-5.7 us on the 2-CPU VM of the README's runs), before later searches
 are shared with a helper process, which splits those calls and the scans. Measured there
 (README, *Helper processes*; ``python -m benchmarks.helper_split``), a new query with a helper
