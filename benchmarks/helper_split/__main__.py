@@ -3,8 +3,9 @@
 Usage: ``python -m benchmarks.helper_split [--corpus medium] [--tree DIR] [--queries
 rare,common,...] [--rounds 15]``
 
-``FileTools``' default starts one helper process for a tree of many files whose cache has no
-watch (``AUTO_POOL_FILES`` in ``engine/backends.py``). This measures what that buys on a given
+``FileTools``' default starts one helper process once two searches in a row have each checked
+the contents of many files through a cache without a watch (``AUTO_POOL_FILES`` in
+``engine/backends.py``). This measures what that buys on a given
 tree: two ``FileTools`` with the default cache are kept in one script, one searching alone
 (``search_processes=1``) and one with a helper from its first search (``search_processes=2``),
 and each query of the speed benchmark is called on them in turn, the order swapped every round,
@@ -16,7 +17,8 @@ drifts. After three untimed calls of each kind, ``--rounds`` calls of each are t
 Prints, per query, the two medians, their ratio and in how many rounds the helper was faster.
 The tree is a speed corpus (``benchmarks/speed/corpora/<name>``, built by ``python -m
 benchmarks.speed.corpora``) or any directory (``--tree``); the queries' rare literal is the
-corpus's.
+corpus's, and on another tree it may match nothing: its calls then run search_files' zero-match
+probes too (three searches of the tree each, on both sides).
 """
 
 from __future__ import annotations
@@ -69,10 +71,19 @@ def main(argv: list[str] | None = None) -> int:
         shown = ' '.join(query.args).replace('|', '\\|')  # a cell of a Markdown table
         print(f"| {shown} | {alone:.1f} | {shared:.1f} | {shared / alone:.2f} | "
               f"{faster}/{options.rounds} |", flush=True)
-    pool = _TOOLS[(cwd, "helper-split-2")].tree_cache.pool
-    if pool is None or not any(pool.states()):  # the comparison would be of one process twice
-        print("no helper process ran", file=sys.stderr)
-        return 1
+    shared_tools = _TOOLS.pop((cwd, "helper-split-2"))
+    alone_tools = _TOOLS.pop((cwd, "helper-split-1"))
+    try:
+        pool = shared_tools.tree_cache.pool
+        states = pool.states() if pool is not None else [None]
+        # Else the comparison would be of one process twice: a helper that searched holds
+        # the contents of its share.
+        if states[0] is None or not states[0]["contents"]:
+            print(f"no helper process shared the searches: {states}", file=sys.stderr)
+            return 1
+    finally:
+        shared_tools.close()
+        alone_tools.close()
     return 0
 
 

@@ -130,11 +130,10 @@ REGISTRY: tuple[InProcessBench, ...] = (
         "search_files-page-auto",
         "benchmarks.speed.adapters:search_files_page_auto",
         "as search_files-page with FileTools' default search_processes=None: one process until a "
-        "search reads more than the 64 MiB cache keeps (or, without a watch, two in a row 4,000 files "
-        "or more each), "
-        "then one helper from the next search on "
-        "(the large tree: the cold call finds it out, the first warm call starts the helper; the "
-        "medium one, unwatched: the first warm call confirms it, the second starts it)",
+        "search reads more than the 64 MiB cache keeps (or, without a watch, two in a row check "
+        "4,000 files or more each), then one helper from the next search on (the large tree: "
+        "the cold call finds it out, the first warm call starts the helper; on the medium tree a "
+        "repeated query checks no file's content, and it stays in one process)",
         reference="benchmarks.speed.adapters:search_files_page_reference",
     ),
     InProcessBench(

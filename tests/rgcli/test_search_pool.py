@@ -394,6 +394,10 @@ def test_a_tree_within_the_budget_and_short_of_the_files_stays_in_one_process(
         search_all(tools, QUERIES[:3])  # new queries: each checks every file's cached copy
         assert tools.tree_cache.files_checked == checked
         assert tools.tree_cache.pool is None
+        monkeypatch.setattr(backends, "AUTO_POOL_FILES", checked)  # now each is enough
+        tools.tree_cache.forget_searches()
+        search_all(tools, QUERIES[:3])
+        assert tools.tree_cache.pool is not None  # started at the third
 
 
 def test_two_searches_of_many_files_without_a_watch_get_a_helper_from_the_next_search(
@@ -444,16 +448,51 @@ def test_one_search_of_many_files_between_small_ones_gets_no_helper(isolated, au
         assert tools.tree_cache.pool is None
 
 
-@pytest.mark.skipif(watch_unavailable() is not None, reason=str(watch_unavailable()))
-def test_a_watched_search_of_many_files_stays_in_one_process(isolated, auto_pool, monkeypatch):
-    # The watch spares the stat of every cached file: there a helper only adds its hand-over.
+def test_a_search_that_finds_nothing_counts_once_with_its_probes(isolated, auto_pool,
+                                                                  monkeypatch):
+    # Its three runs (the search, the -i and the --no-ignore probes) each check the tree.
     monkeypatch.setattr(backends, "AUTO_POOL_FILES", 20)
+    build_wide(isolated)
+    with FileTools(isolated, tree_cache=TreeCache(clock=settled_clock)) as tools:
+        for query, path in [("absent from every file", "."), ("of 3", "d0"), ("of 2", "d0")]:
+            tools.search_files(query, path=path)
+            tools.notify_other_tool_call()
+        assert tools.tree_cache.pool is None
+
+
+def test_a_run_that_ends_before_its_search_counts_no_files(isolated, auto_pool, monkeypatch):
+    # Without search marks each run counts; --version never begins a search, and must not
+    # count the files of the run before it again.
+    monkeypatch.setattr(backends, "AUTO_POOL_FILES", 20)
+    build_wide(isolated)
+    cache = TreeCache(clock=settled_clock)
+    backend = InProcessBackend(cache, processes=None)
+    try:
+        backend.run(["-n", "of 3"], str(isolated))
+        assert cache.files_checked >= 20
+        assert backend.run(["--version"], str(isolated)).status == 0
+        backend.run(["-n", "of 2"], str(isolated))
+        assert cache.pool is None
+        backend.run(["-n", "of 1"], str(isolated))
+        backend.run(["-n", "of 0"], str(isolated))  # two in a row before it
+        assert cache.pool is not None
+    finally:
+        cache.close()
+
+
+@pytest.mark.skipif(watch_unavailable() is not None, reason=str(watch_unavailable()))
+def test_watched_searches_of_many_files_stay_in_one_process(isolated, auto_pool, monkeypatch):
+    # The watch spares the stat of every cached file: there a helper only adds its hand-over.
+    # Each of these searches reads a directory of files for the first time.
+    monkeypatch.setattr(backends, "AUTO_POOL_FILES", 10)
     build_wide(isolated)
     with FileTools(isolated, tree_cache=TreeCache(clock=settled_clock, watch=True)) as tools:
         if not tools.tree_cache.watching:
             pytest.skip(f"no watch: {tools.tree_cache.watch_unavailable}")
-        search_all(tools)
-        assert tools.tree_cache.files_checked == 0  # each served by the watch's vouch
+        for path in ("d0", "d1", "d2"):
+            tools.search_files("of 3", path=path)
+            tools.notify_other_tool_call()
+            assert tools.tree_cache.files_checked >= 10  # read
         assert tools.tree_cache.pool is None
 
 

@@ -17,6 +17,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, Sequence
 
@@ -49,7 +50,10 @@ class RgRun:
 
 
 class Backend(Protocol):
-    """Something that runs an rg argument list (without the program name) in a directory."""
+    """Something that runs an rg argument list (without the program name) in a directory.
+
+    A backend may also have ``begin_search()``, which the file tools call before each search
+    (a search_files call, whose zero-match probes are more runs of the same search)."""
 
     name: str
 
@@ -176,8 +180,13 @@ class InProcessBackend:
         # (processes=None). Without a content budget nothing is kept to share.
         self._auto = (processes is None and tree_cache is not None and tree_cache.pool is None
                       and tree_cache.content_budget > 0 and _auto_pool_possible())
-        # The files the search before the last one checked (see _auto_start).
-        self._checked_before = 0
+        # For the rule of many files (_auto_start): what the last two searches checked, and
+        # what the search under way has so far (its runs' largest count). The runs between two
+        # begin_search calls are one search; with no such calls, each run is one.
+        self._searches_checked: deque[int] = deque(maxlen=2)
+        self._checking = 0
+        self._marked = False
+        self._counts_lock = threading.Lock()
         if processes is not None and processes > 1:
             self._start_pool(processes)
 
@@ -196,21 +205,44 @@ class InProcessBackend:
             watch=tree_cache.watching, clock_offset=offset if abs(offset) > 10**9 else 0,
         )
 
-    def _auto_start(self) -> None:
-        """With processes=None: start the pool when the last search read more than the cache
-        could keep, or (without a watch) the last two each read or stat-checked many files (it
-        starts its helpers at this search). Once decided, never asked again.
+    def begin_search(self) -> None:
+        """Mark the start of one of the caller's searches: its runs (search_files' zero-match
+        probes are runs of the search that found nothing) count as one for the rule of many
+        files (:meth:`_auto_start`). Without such marks, every run counts as a search."""
+        with self._counts_lock:
+            if self._marked:
+                self._searches_checked.append(self._checking)
+            self._marked = True
+            self._checking = 0
 
-        Two searches, not one: a single search of a large tree elsewhere, or search_files'
-        ``--no-ignore`` probe after a search that found nothing, must not give a small tree
-        a helper for good (on a tree of 1,040 files a helper made new queries slower)."""
+    def _note_checked(self, runs_before: int) -> None:
+        """Note the files the run that began after *runs_before* runs checked: none if it
+        ended before its search began (a usage error, ``--version``), so that the count of the
+        run before it is not taken twice."""
+        tree_cache = self.tree_cache
+        assert tree_cache is not None
+        checked = tree_cache.files_checked if tree_cache.runs_begun != runs_before else 0
+        with self._counts_lock:
+            if self._marked:
+                self._checking = max(self._checking, checked)
+            else:
+                self._searches_checked.append(checked)
+
+    def _auto_start(self) -> None:
+        """With processes=None: start the pool when the last run read more than the cache
+        could keep, or (without a watch) the last two searches each read or stat-checked many
+        files (it starts its helpers at this run). Once decided, never asked again.
+
+        Two searches, not one: a single search of a large tree elsewhere must not give a
+        small tree a helper for good (on a tree of 1,040 files a helper made new queries
+        slower)."""
         tree_cache = self.tree_cache
         if tree_cache is None:
             return
-        checked = tree_cache.files_checked
-        many = min(checked, self._checked_before) >= AUTO_POOL_FILES and not tree_cache.watching
-        self._checked_before = checked
-        if tree_cache.unkept_bytes < AUTO_POOL_UNKEPT and not many:
+        with self._counts_lock:
+            counts = self._searches_checked
+            many = len(counts) == 2 and min(counts) >= AUTO_POOL_FILES
+        if tree_cache.unkept_bytes < AUTO_POOL_UNKEPT and (tree_cache.watching or not many):
             return
         with _AUTO_START_LOCK:
             if self._auto:
@@ -233,8 +265,10 @@ class InProcessBackend:
             record_end: bytes = b"\n") -> RgRun:
         from shellfree.rgcli.run import run  # the engine loads only when a search runs
 
-        if self._auto:
+        auto = self._auto
+        if auto:
             self._auto_start()
+            runs_before = self.tree_cache.runs_begun  # type: ignore[union-attr]
         deadline = None if timeout is None else time.monotonic() + timeout
         cap = _OutputCap(max_lines, max_bytes, record_end)
         stdout = _CappedStdout(cap, deadline)
@@ -246,13 +280,18 @@ class InProcessBackend:
             if stop.reason == "timeout":
                 return RgRun(cap.value(), stderr.getvalue(), 124, timed_out=True)
             return RgRun(cap.value(), stderr.getvalue(), 0, capped=cap.reason)
+        finally:
+            if auto:
+                self._note_checked(runs_before)
         return RgRun(cap.value(), stderr.getvalue(), status)
 
     def version(self) -> tuple[int, ...] | None:
         return (15, 1, 0)  # shellfree rg follows ripgrep 15.1.0
 
     def __repr__(self) -> str:
-        return "InProcessBackend()" if self.tree_cache is None else f"InProcessBackend({self.tree_cache!r})"
+        if self.tree_cache is None:
+            return "InProcessBackend()"
+        return f"InProcessBackend({self.tree_cache!r})"
 
 
 AUTO_POOL_UNKEPT = 32 << 20
@@ -264,13 +303,13 @@ only by :data:`AUTO_POOL_FILES`."""
 
 AUTO_POOL_FILES = 4000
 """With ``processes=None`` and a cache without a watch: the files whose contents each of two
-searches in a row must have read, or checked with a ``stat`` before using the cached copy (a system call or more
-each; a ``stat`` took 4.5-5.7 us on the 2-CPU VM of the README's runs), before later searches
-are shared with a helper process, which splits those calls and the scans. Measured there
-(README, *Helper processes*; ``python -m benchmarks.helper_split``), a new query with a helper
-against one in one process, call by call: 0.80-0.99 of the time on the 4,840-file medium
-corpus, 0.77-1.12 on 3,233 files of it, 1.01-1.18 (slower) on 1,040. A watched cache makes no calls for the files it holds, and there
-a helper made the medium corpus's new queries slower."""
+searches in a row must have read, or checked with a ``stat`` before using the cached copy (a
+system call or more each), before later searches are shared with a helper process, which
+splits those calls and the scans. Measured (README, *Helper processes*; ``python -m
+benchmarks.helper_split``), a new query with a helper against one in one process, call by call:
+0.80-0.99 of the time on the 4,840-file medium corpus, 0.77-1.12 on 3,233 files of it,
+1.01-1.18 (slower) on 1,040. A watched cache makes no calls for the files it holds, and there a
+helper made the medium corpus's new queries slower."""
 
 # One lock for every backend: two backends may share a tree cache, which gets one pool.
 _AUTO_START_LOCK = threading.Lock()

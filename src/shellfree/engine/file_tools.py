@@ -68,10 +68,10 @@ class FileTools:
     the first search (fresh interpreters, not forks of the host) and kept, each with its own
     tree cache of the same budgets; :meth:`close` stops them. ``None`` (default) searches in
     this process until a search reads 32 MiB more than the tree cache can keep (a tree past
-    its content budget) or, with a cache without a working watch, two in a row each read or
-    ``stat``-check the contents of 4,000 files or more, and from the next search on with one helper (POSIX, two
-    CPUs or more, a content budget; see :class:`~shellfree.engine.backends.InProcessBackend`);
-    ``1`` never starts one.
+    its content budget) or, with a cache without a working watch, two searches in a row each
+    read or ``stat``-check the contents of 4,000 files or more, and from the next search on
+    with one helper (POSIX, two CPUs or more, a content budget; see
+    :class:`~shellfree.engine.backends.InProcessBackend`); ``1`` never starts one.
     """
 
     def __init__(

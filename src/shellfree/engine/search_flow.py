@@ -73,6 +73,9 @@ class SearchRunner:
         legacy code page, so its lines read as read_file showed them."""
         if request.is_file_search and request.order not in FILE_ORDERS:
             return SearchResult(error=messages.INVALID_ORDER.format(order=request.order))
+        begin_search = getattr(self.backend, "begin_search", None)  # optional (see Backend)
+        if begin_search is not None:
+            begin_search()
         roots = search_roots(request.path, self.root)
         if roots is None:
             return path_not_found(request.path, self.root)

@@ -334,6 +334,11 @@ class TreeCache:
         return self._unkept_bytes
 
     @property
+    def runs_begun(self) -> int:
+        """How many runs have begun (:meth:`begin_run`) on this cache."""
+        return self._generation
+
+    @property
     def files_checked(self) -> int:
         """About the files whose contents the current (or last) run read, or checked with a
         ``stat`` before using the cached copy: one system call or more per file, which a watch
