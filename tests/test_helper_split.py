@@ -7,14 +7,11 @@ import re
 import pytest
 
 from benchmarks.helper_split.__main__ import main
+from tests.rgcli.test_search_pool import build_wide
 
 
 def test_reports_a_row_per_query(tmp_path, capsys):
-    tree = tmp_path / "tiny"
-    for d in range(3):
-        (tree / f"d{d}").mkdir(parents=True)
-        for f in range(20):
-            (tree / f"d{d}" / f"f{f}.txt").write_text(f"line {f}\nreturn {d}\n")
+    tree = build_wide(tmp_path / "tiny")  # the pool tests' tree, about forty files
     assert main(["--tree", str(tree), "--queries", "common,word", "--rounds", "2"]) == 0
     lines = capsys.readouterr().out.splitlines()
     rows = lines[lines.index("|---|---|---|---|---|") + 1:]

@@ -120,12 +120,9 @@ def _serve(cache, serial: int, argv: list[bytes], cwd: str | None, inbox: _Inbox
                     if directory != last_directory:
                         cover(fs(walked).rpartition(b"/")[0], top)
                         last_directory = directory
-                if settled is not None:
-                    if settled[at]:
-                        results.append(())  # _stored's searched-and-nothing-printed
-                        continue
-                elif lane is not None and not explicit and lane(walked):
-                    results.append(())
+                if (settled[at] if settled is not None
+                        else lane is not None and not explicit and lane(walked)):
+                    results.append(())  # _stored's searched-and-nothing-printed
                     continue
                 results.append(_stored(evaluate(Haystack(walked, explicit), None)))
             else:
