@@ -7,18 +7,18 @@ to vouch for a cached content (the tree cache without a watch), an ``open``, a `
 and a ``close`` to read one (the command line). Two processes share such a search (the command
 line's forked workers, ``FileTools``' helper process), and rg shares it between two threads, on
 the assumption that a second CPU doubles what can be done. This measures the assumption on the
-machine at hand: the time per file of a pass of ``stat`` calls over the tree's files, of a pass
-that opens, reads and closes each of them, and of a loop of pure Python, each timed alone and
-while a second process keeps the other CPU busy, once with a pure-Python loop and once with the
-same system calls. The passes are interleaved round by round and the medians are printed.
+machine at hand: a pass of ``stat`` calls over the tree's files, a pass that opens, reads and
+closes each of them, and a loop of pure Python, each timed alone and while a second process
+keeps the other CPU busy, with a pure-Python loop or (for the two passes of system calls) the
+same calls. The passes are interleaved round by round; for each, the median wall time and the
+median of its wall time over its CPU time are printed. A ratio above 1 is time the pass spent
+waiting for a CPU, not computing: a second CPU that is not a whole one.
 
-On the 2-CPU VMs this project is measured on, the answer changed from one run to the next:
-four runs of 15 rounds within five minutes (the README's Performance section) found a busy
-second CPU slowing the system calls by 0.75-1.32x and pure Python by 0.98-1.72x, while the
-time of a pass alone moved by up to 40 %. Two processes' gain over one, and the ratios of the
-speed benchmark's cells, move with it.
+``benchmarks/results/contention-2026-12-04.md`` has the runs made on this project's VM and
+what they show.
 
-``--load stat|read|python`` is the second process's own mode (the loop, until it is killed).
+``--load stat|read|python`` is the second process's own mode: the loop, until its parent is
+gone or a minute has passed.
 """
 
 from __future__ import annotations
@@ -33,7 +33,12 @@ import time
 from benchmarks.speed.queries import corpus
 
 _MAX_FILES = 5000
-_PYTHON_LOOP = 200_000
+_PYTHON_LOOP = 2_000_000
+# A pass over the files is made this many times per timed sample, so that a sample lasts tens of
+# milliseconds (one pass over the medium corpus: 15-40 ms of stat, a scheduling tick is 4).
+_FILE_PASSES = 3
+# The load process gives up after this many seconds, should its parent never kill it.
+_LOAD_SECONDS = 60
 
 
 def tree_files(root: str, limit: int = _MAX_FILES) -> list[bytes]:
@@ -75,9 +80,12 @@ def python_pass(count: int) -> None:
 
 
 def _load(kind: str, paths: list[bytes]) -> None:
-    """The second process: run one kind of pass until killed."""
+    """The second process: run one kind of pass until killed, or until its parent has gone or
+    _LOAD_SECONDS have passed (a parent interrupted between starting it and killing it)."""
+    parent = os.getppid()
+    stop = time.monotonic() + _LOAD_SECONDS
     print("ready", flush=True)
-    while True:
+    while os.getppid() == parent and time.monotonic() < stop:
         if kind == "stat":
             stat_pass(paths)
         elif kind == "read":
@@ -93,59 +101,82 @@ def _start_load(kind: str, tree: str) -> subprocess.Popen:
         cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
     )
     assert process.stdout is not None
-    if process.stdout.readline().strip() != b"ready":
+    try:
+        started = process.stdout.readline().strip() == b"ready"
+    except BaseException:
+        process.kill()
+        raise
+    if not started:
         process.kill()
         raise RuntimeError("the load process did not start")
     return process
 
 
-def measure(tree: str, rounds: int) -> tuple[int, dict[tuple[str, str], float]]:
-    """Median microseconds per file (per 1,000 loop turns for the Python pass) of each pass
-    under each load: {(pass, load): µs}."""
+def measure(tree: str, rounds: int) -> tuple[int, dict[tuple[str, str], tuple[float, float]]]:
+    """Per pass and load, {(pass, load): (median µs per file, or per 1,000 loop turns for the
+    Python pass; median of wall time over CPU time)}. Raises RuntimeError when a load process
+    was not running to the end of the pass it was started for."""
     paths = tree_files(tree)
     if not paths:
         raise ValueError(f"no files under {tree}")
     passes = {
-        "stat": lambda: stat_pass(paths),
-        "read": lambda: read_pass(paths),
+        "stat": lambda: [stat_pass(paths) for _ in range(_FILE_PASSES)],
+        "read": lambda: [read_pass(paths) for _ in range(_FILE_PASSES)],
         "python": lambda: python_pass(_PYTHON_LOOP),
     }
-    units = {"stat": len(paths), "read": len(paths), "python": _PYTHON_LOOP / 1000}
-    loads = ("none", "python", "same")
-    times: dict[tuple[str, str], list[float]] = {(p, l): [] for p in passes for l in loads}
-    for name, run in passes.items():
+    units = {"stat": len(paths) * _FILE_PASSES, "read": len(paths) * _FILE_PASSES,
+             "python": _PYTHON_LOOP / 1000}
+    loads = {"stat": ("none", "python", "same"), "read": ("none", "python", "same"),
+             "python": ("none", "python")}
+    samples: dict[tuple[str, str], list[tuple[float, float]]] = {
+        (p, load): [] for p in passes for load in loads[p]}
+    for run in passes.values():
         run()  # warm the page cache, the dentries and the code
     for _ in range(rounds):
-        for load in loads:
+        for load in ("none", "python", "same"):
             for name, run in passes.items():
+                if load not in loads[name]:
+                    continue
                 process = None
                 if load != "none":
                     process = _start_load("python" if load == "python" else name, tree)
                 try:
-                    started = time.perf_counter()
+                    wall, cpu = time.perf_counter(), time.process_time()
                     run()
-                    elapsed = time.perf_counter() - started
+                    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+                    if process is not None and process.poll() is not None:
+                        raise RuntimeError(f"the {load} load ended during the {name} pass")
                 finally:
                     if process is not None:
                         process.kill()
                         process.wait()
-                times[(name, load)].append(elapsed * 1e6 / units[name])
-    return len(paths), {key: statistics.median(values) for key, values in times.items()}
+                samples[(name, load)].append((wall * 1e6 / units[name], wall / max(cpu, 1e-9)))
+    return len(paths), {
+        key: (statistics.median(s[0] for s in values), statistics.median(s[1] for s in values))
+        for key, values in samples.items()}
 
 
-def report(tree: str, files: int, medians: dict[tuple[str, str], float]) -> str:
+def report(tree: str, files: int, medians: dict[tuple[str, str], tuple[float, float]]) -> str:
     lines = [
-        f"tree {tree}: {files} files, {os.cpu_count()} CPUs; median µs per file "
-        "(pure Python: per 1,000 loop turns)",
+        f"tree {tree}: {files} files, {os.cpu_count()} CPUs; median µs per file (pure Python: "
+        "per 1,000 loop turns), and in brackets the median of wall time over CPU time",
         "",
         "| pass | alone | other CPU: Python loop | other CPU: the same calls | slowdown |",
         "|---|---|---|---|---|",
     ]
     labels = {"stat": "`stat`", "read": "open, read, close", "python": "pure Python"}
     for name, label in labels.items():
-        alone, python, same = (medians[(name, load)] for load in ("none", "python", "same"))
-        lines.append(f"| {label} | {alone:.2f} | {python:.2f} | {same:.2f} | "
-                     f"{python / alone:.2f}, {same / alone:.2f} |")
+        alone = medians[(name, "none")][0]
+        cells, slowdowns = [], []
+        for load in ("none", "python", "same"):
+            if (name, load) not in medians:
+                cells.append("–")
+                continue
+            per_file, off_cpu = medians[(name, load)]
+            cells.append(f"{per_file:.2f} ({off_cpu:.2f})")
+            if load != "none":
+                slowdowns.append(f"{per_file / alone:.2f}")
+        lines.append(f"| {label} | {' | '.join(cells)} | {', '.join(slowdowns)} |")
     return "\n".join(lines)
 
 
@@ -156,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--load", choices=("stat", "read", "python"), help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
-    tree = options.tree or str(corpus(options.corpus).cwd)
+    tree = os.path.abspath(options.tree or str(corpus(options.corpus).cwd))
     if not os.path.isdir(tree):
         parser.error(f"no tree at {tree}" + ("" if options.tree else
                                              ": python -m benchmarks.speed.corpora"))

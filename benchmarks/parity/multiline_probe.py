@@ -6,7 +6,7 @@ context options, rg 15.1's own panics. Each case writes one small file (words, e
 NULs, UTF-8) and runs one ``-U`` search with or without ``-v``, ``-m``, context options and
 ``--heading``, named (mapped or read), walked or under ``-a``, comparing it with rg byte for
 byte (JSON without its timings), by exit status and by whether stderr is empty. Cases where rg
-panicked (a known rg 15.1 bug: README, Known differences from rg 15.1) are listed as such.
+panicked (a known rg 15.1 bug: README, Known gaps) are listed as such.
 
     python -m benchmarks.parity.multiline_probe --seed 1 --cases 1000
 

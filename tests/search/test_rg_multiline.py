@@ -256,4 +256,4 @@ def test_random_multiline_searches_agree_with_rg_where_it_does_not_panic(referen
 
     agree, differ = compare(reference_rg, seed=1, cases=300)
     assert [flags for _, flags in differ if not flags.startswith("[rg panicked] ")] == []
-    assert agree >= 280  # rg 15.1 panics on some -U -v -m searches (README, Known differences)
+    assert agree >= 280  # rg 15.1 panics on some -U -v -m searches (README, Known gaps)

@@ -6,11 +6,11 @@ tree outgrows the cache's content budget, or has many files and no watch (engine
 
 ``FileTools`` searches in its host's process, and must not fork it: the host may have threads
 (see parallel.py for the command line's forked workers). One Python thread cannot search a
-large tree as fast as rg's threads do, even warm (the README's "Warm, new query"), and a fork
-per search pays copy-on-write faults on the whole cache. A pool instead starts its helpers once,
-as fresh interpreters (``subprocess``, which is safe in a threaded host and works on Windows),
-and keeps them: each holds its own tree cache for its share of the files, so a helper's
-contents and remembered outcomes stay warm from one search to the next.
+large tree as fast as rg's threads do, even warm (README, Performance: *Where issue 9's targets
+stand*), and a fork per search pays copy-on-write faults on the whole cache. A pool instead
+starts its helpers once, as fresh interpreters (``subprocess``, which is safe in a threaded
+host and works on Windows), and keeps them: each holds its own tree cache for its share of the
+files, so a helper's contents and remembered outcomes stay warm from one search to the next.
 
 A search is shared by file: the owner walks (its cache keeps the walk warm), searches the files
 whose path hashes to it, and streams every other file's path to the helper it hashes to
