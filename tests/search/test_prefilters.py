@@ -283,12 +283,14 @@ def test_one_folded_literal_without_and_with_the_regex_scan(tree, reference_rg, 
     # first file; at once): the output is rg's in each case.
     monkeypatch.setattr(searcher, "_regex_loaded", lambda: False)
     monkeypatch.setattr(searcher, "_FOLDED_SCAN_PAYS_AFTER", pays_after)
+    monkeypatch.setattr(searcher, "_folded_bytes_scanned", 0)
     same(reference_rg, args)
 
 
 def test_the_folded_scan_is_taken_once_the_bytes_scanned_pay_for_it(monkeypatch):
     monkeypatch.setattr(searcher, "_regex_loaded", lambda: False)
     monkeypatch.setattr(searcher, "_FOLDED_SCAN_PAYS_AFTER", 1000)
+    monkeypatch.setattr(searcher, "_folded_bytes_scanned", 0)
     matcher = _compiled(["unicode"], case="insensitive")
     absent = searcher.absence_test(matcher)
     prepared = searcher._prepare(matcher)
@@ -303,6 +305,24 @@ def test_the_folded_scan_is_taken_once_the_bytes_scanned_pay_for_it(monkeypatch)
     absent = searcher.absence_test(several)
     assert absent(b"x" * 5000) and not absent(b"LATER")
     assert searcher._prepare(several).folded_scan is None
+
+
+def test_the_bytes_scanned_by_earlier_searches_count_too(monkeypatch):
+    # Each FileTools search compiles a matcher of its own: the scan that pays is the process's,
+    # so a host searching a small tree again and again gets the faster scan too.
+    monkeypatch.setattr(searcher, "_regex_loaded", lambda: False)
+    monkeypatch.setattr(searcher, "_FOLDED_SCAN_PAYS_AFTER", 1000)
+    monkeypatch.setattr(searcher, "_folded_bytes_scanned", 0)
+    first = _compiled(["unicode"], case="insensitive")
+    assert searcher.absence_test(first)(b"x" * 600)
+    second = _compiled(["(?i)unicode"])
+    assert second is not first
+    absent = searcher.absence_test(second)
+    assert absent(b"y" * 300)
+    assert searcher._prepare(second).folded_scan is None  # 900 bytes in all
+    assert absent(b"z" * 200)
+    assert searcher._prepare(second).folded_scan is not None  # 1,100
+    assert not absent(b"a UniCode b") and absent(b"x" * 50)
 
 
 @pytest.mark.parametrize("pattern, shared", [
@@ -323,10 +343,11 @@ def test_literals_with_the_same_rarest_byte_share_its_pass(pattern, shared):
             assert absent(data.replace(literal.encode(), b"-"))
 
 
-def test_a_large_file_pays_for_the_folded_scan_before_it_is_split():
+def test_a_large_file_pays_for_the_folded_scan_before_it_is_split(monkeypatch):
+    monkeypatch.setattr(searcher, "_folded_bytes_scanned", 0)
     matcher = _compiled(["unicode"], case="insensitive")
     prepared = searcher._prepare(matcher)
-    prepared.folded_scan, prepared.folded_left = None, searcher._FOLDED_SCAN_PAYS_AFTER
+    prepared.folded_scan = None
     searcher.expect_bytes(matcher, searcher._FOLDED_SCAN_PAYS_AFTER // 2)
     assert prepared.folded_scan is None
     searcher.expect_bytes(matcher, searcher._FOLDED_SCAN_PAYS_AFTER)

@@ -228,9 +228,6 @@ class _Prepared(Record, mutable=True):
     # _folded_scan) once the module is loaded or the bytes scanned pay for loading it; None
     # before that, and for several literals.
     folded_scan: object
-    # Bytes still to scan with bytes.lower() and find before the regex module is loaded for
-    # folded_scan (charge_folded).
-    folded_left: int
     re_regex: object  # the pattern on ``re``, for scans, when re and rg agree on it
     ascii_search: object  # ``re`` search of a short ASCII line (CompiledPattern.ascii_regex)
     ascii_kinds: bool  # ... and of any short line's stand-ins (CompiledPattern.ascii_kinds)
@@ -249,10 +246,11 @@ class _Prepared(Record, mutable=True):
 
     def charge_folded(self, size: int) -> None:
         """Count *size* bytes scanned for the one folded literal with bytes.lower() and find;
-        once they pass :data:`_FOLDED_SCAN_PAYS_AFTER`, load the regex module for the faster
-        folded_scan."""
-        self.folded_left -= size
-        if self.folded_left < 0 and self.folded_scan is None:
+        once this process's searches have scanned more than :data:`_FOLDED_SCAN_PAYS_AFTER`
+        so, load the regex module for the faster folded_scan."""
+        global _folded_bytes_scanned
+        _folded_bytes_scanned += size  # racing threads may lose a charge: it only comes later
+        if _folded_bytes_scanned > _FOLDED_SCAN_PAYS_AFTER and self.folded_scan is None:
             self.folded_scan = _folded_scan(self.folded)
 
 
@@ -281,7 +279,6 @@ def _prepare(matcher: MatcherLike) -> _Prepared:
         folded=folded,
         folded_offsets=tuple(rarest_byte(lit) for lit in folded or ()),
         folded_scan=_folded_scan(folded) if _regex_loaded() else None,
-        folded_left=_FOLDED_SCAN_PAYS_AFTER,
         re_regex=getattr(matcher, "re_regex", None),
         ascii_search=None if ascii_regex is None else ascii_regex.search,
         ascii_kinds=getattr(matcher, "ascii_kinds", False),
@@ -369,7 +366,14 @@ _FOLDED_SCAN_PAYS_AFTER = 24 << 20
 """Bytes scanned for one folded literal with bytes.lower() and find before the regex module
 is loaded for :func:`_folded_scan`, unless it is loaded already: its import (6 ms) costs what
 the faster scan saves over some 26 MB (3.2 ms per 14 MB), so a one-shot search of a small tree
-is faster without it, and one of a large tree or a long-lived process gets it."""
+is faster without it, and one of a large tree or a long-lived process gets it. The bytes are
+counted for the process (:data:`_folded_bytes_scanned`), not for one search: each of
+``FileTools``' searches makes a matcher of its own, and counted per matcher, a host searching a
+14 MB tree with ``-i`` again and again never got the faster scan."""
+
+_folded_bytes_scanned = 0
+"""Bytes this process's searches have scanned for one folded literal with bytes.lower() and find
+(_Prepared.charge_folded)."""
 
 
 def _regex_loaded() -> bool:
