@@ -372,8 +372,8 @@ counted for the process (:data:`_folded_bytes_scanned`), not for one search: eac
 14 MB tree with ``-i`` again and again never got the faster scan."""
 
 _folded_bytes_scanned = 0
-"""Bytes this process's searches have scanned for one folded literal with bytes.lower() and find
-(_Prepared.charge_folded)."""
+"""Bytes this process's searches have scanned, or are about to (:func:`expect_bytes`), for one
+folded literal with bytes.lower() and find (_Prepared.charge_folded)."""
 
 
 def _regex_loaded() -> bool:
