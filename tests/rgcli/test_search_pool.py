@@ -656,6 +656,31 @@ def test_every_change_is_seen_by_a_new_query_without_a_watch(isolated, caches, o
             agree(root, cache, *args)
 
 
+def test_the_owner_vouches_for_its_own_files_a_batch_at_a_time(isolated, caches, monkeypatch):
+    # Without a watch, a new query's lane takes the owner's share as it takes a helper's: the
+    # cached contents of a batch vouched for by one stat_lane_batch call, not file by file.
+    from shellfree.rgcli import search as rg_search
+
+    root = build_wide(isolated)
+    cache = caches(0.8)
+    agree(root, cache, "-n", "needle")  # the contents read and kept
+    batches: list[int] = []
+    original = rg_search._Search.stat_lane_batch
+
+    def spy(self, walked):
+        settled = original(self, walked)
+        batches.append(sum(settled) if settled is not None else -1)
+        return settled
+
+    monkeypatch.setattr(rg_search._Search, "stat_lane_batch", spy)
+    for args in (("-n", "absent-everywhere"), ("-n", "needle"), ("-c", "plain")):
+        cache.forget_searches()
+        agree(root, cache, *args)
+    assert batches and -1 not in batches
+    assert max(batches) > 1  # several of the owner's files settled by one call
+    assert cache.state()["contents"] > 0 and cache.pool.states()[0]["contents"] > 0
+
+
 @pytest.mark.skipif(watch_unavailable() is not None, reason=str(watch_unavailable()))
 class TestWatchedHelpers:
     """A watched cache's helpers watch the directories of the files they read (TreeCache.cover):

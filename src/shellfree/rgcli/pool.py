@@ -229,6 +229,33 @@ class _Share:
         return self.ready.popleft()
 
 
+class _OwnerFiles:
+    """The owner's own files of one search, searched a batch at a time by *evaluate_batch*
+    when the first of them is next in walk order, so that the ``stat`` lane vouches for the
+    cached contents of a batch in one call, as it does for a helper's batches, instead of file
+    by file."""
+
+    __slots__ = ("evaluate_batch", "batch", "ready")
+
+    def __init__(self, evaluate_batch: Callable[[list[Haystack]], list[tuple]]) -> None:
+        self.evaluate_batch = evaluate_batch
+        self.batch: list[Haystack] = []  # files added and not yet searched, in walk order
+        self.ready: deque[tuple] = deque()  # outcomes searched and not taken
+
+    def add(self, haystack: Haystack) -> None:
+        self.batch.append(haystack)
+
+    def take(self, evaluate: Callable[[Haystack], tuple], block: bool) -> tuple:
+        """The outcome of the next file added (every file added is taken once, in order)."""
+        if not self.ready:
+            batch, self.batch = self.batch, []
+            self.ready.extend(self.evaluate_batch(batch))
+        return self.ready.popleft()
+
+
+_TAKERS = (_Share, _OwnerFiles)
+
+
 class SearchPool:
     """*helpers* helper processes, each keeping a tree cache of *content_budget* bytes of
     contents and *remembered_searches* searches' outcomes, with a watch if *watch* (see
@@ -350,12 +377,14 @@ class SearchPool:
         walker: Walker,
         roots: Sequence[bytes] | None,
         evaluate: Callable[[Haystack], tuple],
+        evaluate_batch: Callable[[list[Haystack]], list[tuple]] | None = None,
     ) -> Iterator | None:
         """The walk's messages and every file's outcome (*evaluate*'s, a plain tuple) in walk
         order, the files shared with the helpers; None when the pool cannot take the search
-        (another thread's search holds it, this is a forked child, or no helper runs). Close
-        the iterator when stopping before its end: the helpers then give up the rest, and the
-        pool is free for the next search."""
+        (another thread's search holds it, this is a forked child, or no helper runs). With
+        *evaluate_batch* (the outcomes of a list of files, in order), the owner's own files are
+        searched through it a batch at a time. Close the iterator when stopping before its
+        end: the helpers then give up the rest, and the pool is free for the next search."""
         if os.getpid() != self._pid or not self._lock.acquire(blocking=False):
             return None
         try:
@@ -365,14 +394,15 @@ class SearchPool:
         except BaseException:
             self._lock.release()
             raise
-        steps = self._search(list(argv), cwd, walker, roots, evaluate)
+        steps = self._search(list(argv), cwd, walker, roots, evaluate, evaluate_batch)
         next(steps)  # into its try block: closed from now on, it releases the lock
         return steps
 
-    def _search(self, argv, cwd, walker, roots, evaluate) -> Iterator:
+    def _search(self, argv, cwd, walker, roots, evaluate, evaluate_batch) -> Iterator:
         self._serial += 1
         serial = self._serial
         shares = [_Share(self, i, serial) for i in range(self.size)]
+        owner = None if evaluate_batch is None else _OwnerFiles(evaluate_batch)
         finished = False
         try:
             yield None  # search() takes this one
@@ -394,7 +424,11 @@ class SearchPool:
                 else:
                     share = route[crc32(event.path) & _ROUTE_MASK]
                     if share == 0 or shares[share - 1].helper is None:
-                        append(evaluate(event))
+                        if owner is None:
+                            append(evaluate(event))
+                        else:
+                            owner.add(event)
+                            append(owner)
                     else:
                         target = shares[share - 1]
                         target.add((event.path,) if event.explicit else event.path)
@@ -405,7 +439,7 @@ class SearchPool:
                 hand_on = _HAND_ON
                 while pending:
                     head = pending[0]
-                    if head.__class__ is _Share:
+                    if head.__class__ in _TAKERS:
                         head = head.take(evaluate, block=False)
                         if head is _NOT_YET:
                             break
@@ -416,7 +450,7 @@ class SearchPool:
                 share.send((END, serial))
             while pending:
                 head = pending.popleft()
-                yield head.take(evaluate, block=True) if head.__class__ is _Share else head
+                yield head.take(evaluate, block=True) if head.__class__ in _TAKERS else head
             finished = True
         finally:
             if not finished:

@@ -996,6 +996,7 @@ def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: li
     pool = getattr(out.cache, "pool", None)
     if pool is not None and _poolable(command, args, paths, use_stdin):
         lane = command.lane()
+        evaluate_batch = None
         if lane is None:
             def evaluate(haystack: Haystack) -> tuple:
                 return _stored(command.evaluate(haystack, None))
@@ -1004,7 +1005,17 @@ def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: li
                 if not haystack.explicit and lane(haystack.path):
                     return ()
                 return _stored(command.evaluate(haystack, None))
-        results = pool.search(out.argv, out.cwd, walker, roots, evaluate)
+
+            def evaluate_batch(haystacks: list[Haystack]) -> list[tuple]:
+                # Without a watch, the lane takes the owner's batch at once, as a helper's
+                # (stat_lane_batch); with one (None), file by file.
+                settled = command.stat_lane_batch(
+                    [(h.path,) if h.explicit else h.path for h in haystacks])
+                if settled is None:
+                    return list(map(evaluate, haystacks))
+                return [() if done else _stored(command.evaluate(haystack, None))
+                        for haystack, done in zip(haystacks, settled)]
+        results = pool.search(out.argv, out.cwd, walker, roots, evaluate, evaluate_batch)
         if results is not None:
             try:
                 for result in results:
