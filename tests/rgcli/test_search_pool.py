@@ -665,11 +665,13 @@ def test_the_owner_vouches_for_its_own_files_a_batch_at_a_time(isolated, caches,
     cache = caches(0.8)
     agree(root, cache, "-n", "needle")  # the contents read and kept
     batches: list[int] = []
+    sizes: list[int] = []
     original = rg_search._Search.stat_lane_batch
 
     def spy(self, walked):
         settled = original(self, walked)
         batches.append(sum(settled) if settled is not None else -1)
+        sizes.append(len(walked))
         return settled
 
     monkeypatch.setattr(rg_search._Search, "stat_lane_batch", spy)
@@ -679,6 +681,14 @@ def test_the_owner_vouches_for_its_own_files_a_batch_at_a_time(isolated, caches,
     assert batches and -1 not in batches
     assert max(batches) > 1  # several of the owner's files settled by one call
     assert cache.state()["contents"] > 0 and cache.pool.states()[0]["contents"] > 0
+    # At most a batch's worth at a time, however many pile up behind a helper's file: a file is
+    # stat-checked a bounded number of files before it is searched.
+    monkeypatch.setattr(pool_module, "_BATCH", 3)
+    sizes.clear()
+    for args in (("-n", "absent-everywhere"), ("-n", "needle")):
+        cache.forget_searches()
+        agree(root, cache, *args)
+    assert sizes and max(sizes) == 3
 
 
 @pytest.mark.skipif(watch_unavailable() is not None, reason=str(watch_unavailable()))

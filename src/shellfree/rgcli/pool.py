@@ -230,10 +230,13 @@ class _Share:
 
 
 class _OwnerFiles:
-    """The owner's own files of one search, searched a batch at a time by *evaluate_batch*
-    when the first of them is next in walk order, so that the ``stat`` lane vouches for the
-    cached contents of a batch in one call, as it does for a helper's batches, instead of file
-    by file."""
+    """The owner's own files of one search, searched by *evaluate_batch* when the first of them
+    is next in walk order, at most _BATCH at a time, so that the ``stat`` lane vouches for the
+    cached contents of a batch in one call, as it does for a helper's batches of _BATCH,
+    instead of file by file. The cap bounds what a search does ahead of its output as the
+    serial lane's parts do: while a helper's file holds the front, the owner's files pile up
+    unsearched, and one call for all of them would ``stat`` a file thousands of files before
+    searching it and hand over that many contents at once."""
 
     __slots__ = ("evaluate_batch", "batch", "ready")
 
@@ -248,7 +251,8 @@ class _OwnerFiles:
     def take(self, evaluate: Callable[[Haystack], tuple], block: bool) -> tuple:
         """The outcome of the next file added (every file added is taken once, in order)."""
         if not self.ready:
-            batch, self.batch = self.batch, []
+            batch = self.batch[:_BATCH]
+            del self.batch[:_BATCH]
             self.ready.extend(self.evaluate_batch(batch))
         return self.ready.popleft()
 
