@@ -1006,15 +1006,15 @@ def _search_roots(command: "_Search", args: RgArgs, out: "Invocation", paths: li
                     return ()
                 return _stored(command.evaluate(haystack, None))
 
-            def evaluate_batch(haystacks: list[Haystack]) -> list[tuple]:
-                # Without a watch, the lane takes the owner's batch at once, as a helper's
-                # (stat_lane_batch); with one (None), file by file.
-                settled = command.stat_lane_batch(
-                    [(h.path,) if h.explicit else h.path for h in haystacks])
-                if settled is None:
-                    return list(map(evaluate, haystacks))
-                return [() if done else _stored(command.evaluate(haystack, None))
-                        for haystack, done in zip(haystacks, settled)]
+            if not command.contents.watching:
+                # Without a watch the lane takes the owner's files a batch at a time, as a
+                # helper's (stat_lane_batch, which then never declines: the lane is open, and a
+                # watch does not start during a search); a watched file needs no stat.
+                def evaluate_batch(haystacks: list[Haystack]) -> list[tuple]:
+                    settled = command.stat_lane_batch(
+                        [(h.path,) if h.explicit else h.path for h in haystacks])
+                    return [() if done else _stored(command.evaluate(haystack, None))
+                            for haystack, done in zip(haystacks, settled)]
         results = pool.search(out.argv, out.cwd, walker, roots, evaluate, evaluate_batch)
         if results is not None:
             try:
