@@ -601,6 +601,99 @@ class TestWalkReplay:
         assert len(derived) == 3
 
 
+    @pytest.fixture
+    def listed(self, monkeypatch):
+        """The directories the tree cache was asked to list, in order."""
+        calls: list[bytes] = []
+        original = TreeCache.listing
+
+        def listing(self, directory, sort_names):
+            calls.append(os.fsencode(directory).rstrip(b"/").rsplit(b"/", 1)[-1])
+            return original(self, directory, sort_names)
+
+        monkeypatch.setattr(TreeCache, "listing", listing)
+        return calls
+
+    @staticmethod
+    def settle(root) -> None:
+        """Date every directory of *root* ten seconds back: an entry added now then changes
+        its directory's mtime, whatever the file system's timestamp tick."""
+        past = time.time_ns() - 10 * 10**9
+        for directory, _, _ in os.walk(root):
+            os.utime(directory, ns=(past, past))
+
+    @pytest.fixture
+    def one_ahead(self, monkeypatch):
+        """Replays check one directory at a time (_CHECK_AHEAD), as a tree of hundreds of
+        directories would be checked a few dozen at a time."""
+        from shellfree.search import walk as walk_module
+
+        monkeypatch.setattr(walk_module, "_CHECK_AHEAD", 1)
+
+    def test_a_replay_checks_each_directory_just_before_its_files(self, tree, listed, one_ahead):
+        # Its first file comes before the directories below are looked at, so a search shared
+        # with helper processes hands them files at once.
+        cache = TreeCache(clock=settled_clock)
+        self.walk(tree, cache)
+        listed.clear()
+        events = Walker(cwd=str(tree), cache=cache).walk()
+        assert next(events) == Haystack(b"a.txt", False)
+        assert b"deep" not in listed
+        rest = list(events)
+        assert [event.path for event in rest] == [b"sub/c.txt", b"sub/deep/d.txt"]
+        assert listed.count(b"deep") == 1
+
+    def test_a_large_tree_is_checked_a_few_directories_at_a_time(self, isolated, listed):
+        from shellfree.search.walk import _CHECK_AHEAD
+
+        for i in range(3 * _CHECK_AHEAD):
+            write(isolated / f"d{i:03}" / "f.txt", b"x\n")
+        cache = TreeCache(clock=settled_clock)
+        plain = self.walk(isolated, None)
+        self.walk(isolated, cache)
+        listed.clear()
+        events = Walker(cwd=str(isolated), cache=cache).walk()
+        assert next(events) == Haystack(b"d000/f.txt", False)
+        assert len(listed) == _CHECK_AHEAD  # the root and the first directories below it
+        assert [next(events)] + list(events) == plain[1:]
+        assert len(listed) == 3 * _CHECK_AHEAD + 1
+
+    def test_a_directory_changed_after_files_were_replayed_gives_the_fresh_walk(
+            self, tree, listed, monkeypatch, one_ahead):
+        from shellfree.search import walk as walk_module
+
+        self.settle(tree)
+        cache = TreeCache(clock=settled_clock)
+        self.walk(tree, cache)
+        write(tree / "sub" / "deep" / "e.txt", b"new\n")
+        skipped = []
+        original = walk_module._without
+
+        def without(events, yielded):
+            skipped.append(yielded)
+            return original(events, yielded)
+
+        monkeypatch.setattr(walk_module, "_without", without)
+        listed.clear()
+        assert self.walk(tree, cache) == self.walk(tree, None)
+        # The two files replayed before sub/deep was found changed were not yielded again.
+        assert skipped == [(b"a.txt", b"sub/c.txt")]
+        assert self.walk(tree, cache) == self.walk(tree, None)  # the fresh walk was recorded
+
+    def test_an_edit_behind_the_replay_yields_no_file_twice(self, tree, one_ahead):
+        # Concurrent edits: a file added to the root once its files were replayed, and one to
+        # sub/deep, which makes the walk fresh. Every file comes once; the root's new one
+        # comes after the replayed ones, out of its place (rg would have missed it).
+        self.settle(tree)
+        cache = TreeCache(clock=settled_clock)
+        self.walk(tree, cache)
+        events = Walker(cwd=str(tree), cache=cache).walk()
+        first = next(events)
+        write(tree / "m.txt", b"new\n")
+        write(tree / "sub" / "deep" / "e.txt", b"new\n")
+        paths = [event.path for event in [first, *events]]
+        assert paths == [b"a.txt", b"sub/c.txt", b"m.txt", b"sub/deep/d.txt", b"sub/deep/e.txt"]
+
 class TestThreads:
     def test_concurrent_runs_share_one_cache(self, tree):
         import threading
