@@ -600,7 +600,6 @@ class TestWalkReplay:
         assert self.walk(tree, cache) == self.walk(tree, None)
         assert len(derived) == 3
 
-
     @pytest.fixture
     def listed(self, monkeypatch):
         """The directories the tree cache was asked to list, in order."""
@@ -658,27 +657,61 @@ class TestWalkReplay:
         assert [next(events)] + list(events) == plain[1:]
         assert len(listed) == 3 * _CHECK_AHEAD + 1
 
-    def test_a_directory_changed_after_files_were_replayed_gives_the_fresh_walk(
-            self, tree, listed, monkeypatch, one_ahead):
+    @pytest.fixture
+    def skipped(self, monkeypatch):
+        """The events each fresh walk that took over from a replay was given to leave out."""
         from shellfree.search import walk as walk_module
 
+        calls = []
+        original = walk_module._without
+
+        def without(events, yielded):
+            calls.append(yielded)
+            return original(events, yielded)
+
+        monkeypatch.setattr(walk_module, "_without", without)
+        return calls
+
+    def test_a_directory_changed_after_files_were_replayed_gives_the_fresh_walk(
+            self, tree, skipped, derived, one_ahead):
         self.settle(tree)
         cache = TreeCache(clock=settled_clock)
         self.walk(tree, cache)
         write(tree / "sub" / "deep" / "e.txt", b"new\n")
-        skipped = []
-        original = walk_module._without
-
-        def without(events, yielded):
-            skipped.append(yielded)
-            return original(events, yielded)
-
-        monkeypatch.setattr(walk_module, "_without", without)
-        listed.clear()
-        assert self.walk(tree, cache) == self.walk(tree, None)
+        fresh = self.walk(tree, None)
+        assert self.walk(tree, cache) == fresh
         # The two files replayed before sub/deep was found changed were not yielded again.
         assert skipped == [(b"a.txt", b"sub/c.txt")]
-        assert self.walk(tree, cache) == self.walk(tree, None)  # the fresh walk was recorded
+        derived.clear()
+        assert self.walk(tree, cache) == fresh
+        assert derived == []  # the fresh walk was recorded, and this one replayed it
+
+    def test_an_ignore_file_changed_after_files_were_replayed_gives_the_fresh_walk(
+            self, tree, skipped, one_ahead):
+        # sub's listing is the same; the ignore state it builds is not.
+        cache = TreeCache(clock=settled_clock)
+        before = self.walk(tree, cache)
+        rewrite_in_place(tree / "sub" / ".ignore", b"# none\n")
+        fresh = self.walk(tree, None)
+        assert fresh != before
+        assert self.walk(tree, cache) == fresh
+        assert skipped == [(b"a.txt",)]
+
+    def test_a_fresh_walk_taking_over_stopped_early_is_not_recorded(
+            self, tree, skipped, derived, one_ahead):
+        self.settle(tree)
+        cache = TreeCache(clock=settled_clock)
+        self.walk(tree, cache)
+        write(tree / "sub" / "deep" / "e.txt", b"new\n")
+        events = Walker(cwd=str(tree), cache=cache).walk()
+        taken = [next(events).path for _ in range(3)]
+        events.close()
+        assert taken == [b"a.txt", b"sub/c.txt", b"sub/deep/d.txt"]
+        assert skipped  # the third came from the fresh walk
+        fresh = self.walk(tree, None)
+        derived.clear()
+        assert self.walk(tree, cache) == fresh
+        assert derived  # walked afresh: the stopped walk left the old record, which is stale
 
     def test_an_edit_behind_the_replay_yields_no_file_twice(self, tree, one_ahead):
         # Concurrent edits: a file added to the root once its files were replayed, and one to
@@ -693,6 +726,7 @@ class TestWalkReplay:
         write(tree / "sub" / "deep" / "e.txt", b"new\n")
         paths = [event.path for event in [first, *events]]
         assert paths == [b"a.txt", b"sub/c.txt", b"m.txt", b"sub/deep/d.txt", b"sub/deep/e.txt"]
+
 
 class TestThreads:
     def test_concurrent_runs_share_one_cache(self, tree):

@@ -923,13 +923,14 @@ class Walker:
 
     def _replay_checked(self, record: "_WalkRecord") -> Generator[WalkEvent, None, int | None]:
         """:meth:`_replayable` and the replay in one pass: each directory's listing (and the
-        ignore state it built) is checked just before the first event that depends on it, so
-        the events come from the start, not after a ``stat`` of every directory (17,000 of
-        them in the large benchmark tree, 78-140 ms): a search shared with helper processes
-        hands them files at once instead of idling them meanwhile (README, *A walk is
-        replayed, not derived again*). Returns None once every
-        event is yielded, else the number yielded before the first directory that changed
-        (the events before its first event depend on none of the directories after it)."""
+        ignore state it built) is checked before the first event that depends on it, at most
+        _CHECK_AHEAD directories ahead of the events yielded. The events then come from the
+        start, not after a ``stat`` of every directory (17,000 of them in the large benchmark
+        tree, 78-140 ms): a search shared with helper processes hands them files at once
+        instead of idling them meanwhile (README, *A walk is replayed, not derived again*).
+        Returns None once every event is yielded, else the number yielded before the first
+        directory that changed (the events before its first event depend on none of the
+        directories after it)."""
         listing_of = self._cache.listing  # type: ignore[union-attr]
         sort_names = self.options.sort_names
         events, fs_dirs, listings, starts, built = (
@@ -966,7 +967,8 @@ class Walker:
         """``_walk_dir`` without --follow, over cached listings: which entries of a directory
         survive the filters depends only on its listing and its ignore chain, so an unchanged
         directory under unchanged ignore files replays its survivors without a filter test.
-        *record* notes what the walk read and yielded (see :meth:`_replayable`)."""
+        *record* notes what the walk read and yielded (see :meth:`_replayable` and
+        :meth:`_replay_checked`)."""
         cache = self._cache
         assert cache is not None
         sort_names = self.options.sort_names
@@ -1067,12 +1069,13 @@ def _node_state(node: _Dir | None) -> tuple | None:
 
 class _WalkRecord:
     """What one cached walk of a root read and yielded, kept by the tree cache for the next
-    walk with the same key (see ``Walker._replayable``): the listings in walk order with the
-    paths they were asked for, the directories whose ignore state was built (with what it was
-    built from and what it came to), and the events, a file as the bytes of its shown path.
+    walk with the same key (see ``Walker._replayable`` and ``Walker._replay_checked``): the
+    listings in walk order with the paths they were asked for and the number of events before
+    each, the directories whose ignore state was built (with what it was built from and what it
+    came to), and the events, a file as the bytes of its shown path.
 
-    Frozen into a few tuples: the cyclic garbage collector then sees a handful of containers
-    per record, not one object per directory or file."""
+    Frozen into a few tuples, an array and a bytes object: the cyclic garbage collector then
+    sees a handful of containers per record, not one object per directory or file."""
 
     __slots__ = ("fs_dirs", "listings", "starts", "built", "nodes", "events", "broken",
                  "derived")
