@@ -9,8 +9,16 @@ the files already yielded, when one turned out changed (``Walker._replay_checked
 (``tests/search/test_tree_cache.py``, ``TestWalkReplay``) hold each rule on a small tree with
 edits placed by hand; this runs it against edits at random moments. Every walk must yield no path
 twice and every file of the tree the edits never touch; once the edits stop, the cached walk
-must equal an uncached one. The count of fresh walks that took over from a partial replay is
-the number of calls of ``walk._without``, which this wraps to count them.
+must equal an uncached one, twice (the second replays the first).
+
+With the real clock, a directory changed in the last two seconds (``RACY_NS``) is listed again
+by every walk, so a replay usually turns fresh at one of the first directories, before any file
+was yielded. ``--settled-clock`` gives the cache a clock an hour ahead, as
+``watch_stress --stat-checks`` does: every entry counts as settled, a replay turns fresh at the
+first directory edited since the last walk, and more fresh walks take over from a partial
+replay. It needs ``--pause`` longer than the file system's timestamp tick (a few milliseconds),
+so that two edits of one directory never share an mtime. The count of fresh walks that took
+over is the number of calls of ``walk._without``, which this wraps to count them.
 """
 
 from __future__ import annotations
@@ -25,28 +33,32 @@ import threading
 import time
 
 from shellfree.search import walk as walk_module
-from shellfree.search.tree_cache import TreeCache
+from shellfree.search.tree_cache import RACY_NS, TreeCache
 from shellfree.search.walk import Haystack, Walker
 
 
 def _editor(rng: random.Random, directories: list[str], pause: float, stop: threading.Event,
-            edits: list[int]) -> None:
-    """Create or delete ``race-N.txt`` in a random directory every *pause* seconds."""
-    while not stop.is_set():
-        path = os.path.join(rng.choice(directories), f"race-{rng.randrange(50)}.txt")
-        try:
-            if os.path.exists(path):
-                os.unlink(path)
-            else:
-                with open(path, "wb") as handle:
-                    handle.write(b"race\n")
-            edits[0] += 1
-        except OSError:
-            pass
-        stop.wait(pause)
+            edits: list) -> None:
+    """Create or delete ``race-N.txt`` in a random directory every *pause* seconds, counting
+    the edits in ``edits[0]``; an unexpected error ends it, kept in ``edits[1]``."""
+    try:
+        while not stop.is_set():
+            path = os.path.join(rng.choice(directories), f"race-{rng.randrange(50)}.txt")
+            try:
+                if os.path.exists(path):
+                    os.unlink(path)
+                else:
+                    with open(path, "wb") as handle:
+                        handle.write(b"race\n")
+                edits[0] += 1
+            except OSError:
+                pass
+            stop.wait(pause)
+    except BaseException as error:  # reported by main: a run without edits proves nothing
+        edits[1] = error
 
 
-def _paths(events) -> list:
+def _paths(events: object) -> list:
     return [event.path if isinstance(event, Haystack) else event for event in events]
 
 
@@ -57,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--pause", type=float, default=0.05, help="seconds between two edits")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--settled-clock", action="store_true",
+                        help="a cache clock an hour ahead: every entry counts as settled")
     options = parser.parse_args(argv)
     source = options.tree or os.path.join(os.path.dirname(__file__), "speed", "corpora", options.corpus)
     if not os.path.isdir(source):
@@ -78,10 +92,18 @@ def main(argv: list[str] | None = None) -> int:
             for top, names, _ in os.walk(root):
                 names[:] = sorted(n for n in names if n != ".git")  # one seed, one run
                 directories.append(top)
-            cache = TreeCache()  # the real clock: the racy-timestamp rule holds
+            if options.settled_clock:
+                cache = TreeCache(clock=lambda: time.time_ns() + 3600 * 10**9)
+                settle = 0.0
+            else:
+                cache = TreeCache()  # the racy-timestamp rule holds
+                # The copy's directories are new: wait until they count as settled, so that
+                # walks replay from the start.
+                settle = RACY_NS / 1e9 + 0.1
+                time.sleep(settle)
             originals = set(_paths(Walker(cwd=root).walk()))
             list(Walker(cwd=root, cache=cache).walk())  # recorded: later walks replay it
-            stop, edits = threading.Event(), [0]
+            stop, edits = threading.Event(), [0, None]
             editor = threading.Thread(target=_editor,
                                       args=(rng, directories, options.pause, stop, edits))
             editor.start()
@@ -103,10 +125,16 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 stop.set()
                 editor.join()
-            final_differs = (_paths(Walker(cwd=root, cache=cache).walk())
-                             != _paths(Walker(cwd=root).walk()))
+            # Once the last edits count as settled, the first walk records the tree and the
+            # second replays that record: both must be the uncached walk.
+            time.sleep(settle)
+            uncached = _paths(Walker(cwd=root).walk())
+            final_differs = any(_paths(Walker(cwd=root, cache=cache).walk()) != uncached
+                                for _ in range(2))
             if final_differs:
                 problems.append("after the edits: the cached walk differs from an uncached one")
+            if edits[1] is not None:
+                problems.append(f"the editor stopped: {edits[1]!r}")
     finally:
         walk_module._without = without
     for problem in problems[:10]:
@@ -114,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{walks - unsound}/{walks} walks sound during "
           f"{edits[0]} edits; {takeovers[0]} fresh walks took over from a partial replay; "
           f"{options.tree or options.corpus + ' corpus'}, seed {options.seed}, pause "
-          f"{options.pause} s{'; the final walk differs' if final_differs else ''}")
+          f"{options.pause} s{', settled clock' if options.settled_clock else ''}"
+          f"{'; a final walk differs' if final_differs else ''}")
     return 1 if problems else 0
 
 

@@ -1,24 +1,29 @@
-"""benchmarks/walk_race.py runs, and finds a walk that yields a path twice or loses a file."""
+"""benchmarks/walk_race.py runs, makes fresh walks take over from partial replays, and finds a
+walk that yields a path twice or loses a file."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
 from benchmarks import walk_race
-from shellfree.search.walk import Haystack, Walker
+from shellfree.search.walk import _CHECK_AHEAD, Haystack, Walker
 
 
 @pytest.fixture
 def small_tree(isolated):
-    for number in range(8):
-        directory = isolated / "src" / f"pkg{number % 3}" / f"mod{number}"
+    # More directories than a replay checks at once: a fresh walk can take over part-way.
+    for number in range(2 * _CHECK_AHEAD):
+        directory = isolated / "src" / f"pkg{number % 3}" / f"mod{number:03}"
         directory.mkdir(parents=True)
         (directory / "a.py").write_text("import os\n")
     return isolated
 
 
-def run(tree, capsys) -> tuple[int, str, str]:
-    code = walk_race.main(["--tree", str(tree), "--seconds", "0.5", "--pause", "0.005"])
+def run(tree, capsys, *args: str) -> tuple[int, str, str]:
+    code = walk_race.main(["--tree", str(tree), "--settled-clock", "--seconds", "1",
+                           "--pause", "0.006", *args])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
@@ -28,6 +33,14 @@ def test_walks_during_edits_are_sound(small_tree, capsys):
     assert code == 0, err
     walks = int(out.split("/", 1)[0])
     assert walks > 1 and out.startswith(f"{walks}/{walks} walks sound during ")
+    # The edits made replays turn fresh after files were yielded: the part under test ran.
+    assert int(re.search(r"; (\d+) fresh walks took over", out).group(1)) > 0
+
+
+def test_with_the_real_clock_too(small_tree, capsys):
+    code = walk_race.main(["--tree", str(small_tree), "--seconds", "0.5", "--pause", "0.005"])
+    out = capsys.readouterr().out
+    assert code == 0 and " walks sound during " in out
 
 
 class _Twice(Walker):
@@ -59,7 +72,7 @@ class _Losing(Walker):
                                              (_Losing, "untouched files missing")])
 def test_a_walk_gone_wrong_is_reported(small_tree, capsys, monkeypatch, walker, problem):
     monkeypatch.setattr(walk_race, "Walker", walker)
-    code, out, err = run(small_tree, capsys)
+    code, out, err = run(small_tree, capsys, "--seconds", "0.3")
     assert code == 1
     assert problem in err
-    assert "the final walk differs" in out
+    assert "a final walk differs" in out
