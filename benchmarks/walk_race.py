@@ -32,6 +32,7 @@ import tempfile
 import threading
 import time
 
+from benchmarks.watch_stress import settled_clock, tree_source
 from shellfree.search import walk as walk_module
 from shellfree.search.tree_cache import RACY_NS, TreeCache
 from shellfree.search.walk import Haystack, Walker
@@ -72,9 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settled-clock", action="store_true",
                         help="a cache clock an hour ahead: every entry counts as settled")
     options = parser.parse_args(argv)
-    source = options.tree or os.path.join(os.path.dirname(__file__), "speed", "corpora", options.corpus)
-    if not os.path.isdir(source):
-        sys.exit(f"no corpus at {source}: python -m benchmarks.speed.corpora")
+    source = tree_source(options.corpus, options.tree)
     rng = random.Random(options.seed)
     takeovers = [0]
     without = walk_module._without
@@ -93,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
                 names[:] = sorted(n for n in names if n != ".git")  # one seed, one run
                 directories.append(top)
             if options.settled_clock:
-                cache = TreeCache(clock=lambda: time.time_ns() + 3600 * 10**9)
+                cache = TreeCache(clock=settled_clock)
                 settle = 0.0
             else:
                 cache = TreeCache()  # the racy-timestamp rule holds

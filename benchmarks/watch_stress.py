@@ -38,6 +38,21 @@ QUERIES = [["-n", "import"], ["-c", "def "], ["-l", "-i", "todo"], ["--files"], 
 _KINDS = ["rewrite", "append", "create", "delete", "rename", "ignore", "mkdir", "rmdir", "movedir"]
 
 
+def tree_source(corpus: str, tree: str | None) -> str:
+    """The directory a run copies: *tree*, else the speed corpus named *corpus*; exits when it
+    is missing."""
+    source = tree or os.path.join(os.path.dirname(__file__), "speed", "corpora", corpus)
+    if not os.path.isdir(source):
+        sys.exit(f"no corpus at {source}: python -m benchmarks.speed.corpora")
+    return source
+
+
+def settled_clock() -> int:
+    """A cache clock an hour ahead: every entry counts as settled, its stat signature alone
+    decides (the racy-timestamp rule is tests/search/test_tree_cache.py's)."""
+    return time.time_ns() + 3600 * 10**9
+
+
 def _edit(rng: random.Random, root: str, step: int, kinds: list[str] = _KINDS) -> str:
     """Make one random edit of one of *kinds*, numbered *step*; return its kind."""
     files, dirs = [], []
@@ -90,9 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stat-checks", action="store_true",
                         help="a cache without the watch: every entry checked by its stat")
     options = parser.parse_args(argv)
-    source = options.tree or os.path.join(os.path.dirname(__file__), "speed", "corpora", options.corpus)
-    if not os.path.isdir(source):
-        sys.exit(f"no corpus at {source}: python -m benchmarks.speed.corpora")
+    source = tree_source(options.corpus, options.tree)
     rg = locate_reference().path
     rng = random.Random(options.seed)
     with tempfile.TemporaryDirectory(prefix="watch-stress-") as scratch:
@@ -102,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
             # A clock an hour ahead: every entry counts as settled and its stat signature alone
             # decides (on this run's second-old tree the racy rule would read most of it again
             # and replay no walk; tests/search/test_tree_cache.py holds that rule).
-            cache = TreeCache(clock=lambda: time.time_ns() + 3600 * 10**9)
+            cache = TreeCache(clock=settled_clock)
         else:
             cache = TreeCache(watch=True)
         if not cache.watching and not options.stat_checks:

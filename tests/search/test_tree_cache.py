@@ -621,6 +621,15 @@ class TestWalkReplay:
         for directory, _, _ in os.walk(root):
             os.utime(directory, ns=(past, past))
 
+    def changed_after_a_record(self, tree) -> TreeCache:
+        """A cache holding a recorded walk of *tree*, then a file added to sub/deep, the last
+        directory of the walk."""
+        self.settle(tree)
+        cache = TreeCache(clock=settled_clock)
+        self.walk(tree, cache)
+        write(tree / "sub" / "deep" / "e.txt", b"new\n")
+        return cache
+
     @pytest.fixture
     def one_ahead(self, monkeypatch):
         """Replays check one directory at a time (_CHECK_AHEAD), as a tree of hundreds of
@@ -674,10 +683,7 @@ class TestWalkReplay:
 
     def test_a_directory_changed_after_files_were_replayed_gives_the_fresh_walk(
             self, tree, skipped, derived, one_ahead):
-        self.settle(tree)
-        cache = TreeCache(clock=settled_clock)
-        self.walk(tree, cache)
-        write(tree / "sub" / "deep" / "e.txt", b"new\n")
+        cache = self.changed_after_a_record(tree)
         fresh = self.walk(tree, None)
         assert self.walk(tree, cache) == fresh
         # The two files replayed before sub/deep was found changed were not yielded again.
@@ -699,10 +705,7 @@ class TestWalkReplay:
 
     def test_a_fresh_walk_taking_over_stopped_early_is_not_recorded(
             self, tree, skipped, derived, one_ahead):
-        self.settle(tree)
-        cache = TreeCache(clock=settled_clock)
-        self.walk(tree, cache)
-        write(tree / "sub" / "deep" / "e.txt", b"new\n")
+        cache = self.changed_after_a_record(tree)
         events = Walker(cwd=str(tree), cache=cache).walk()
         taken = [next(events).path for _ in range(3)]
         events.close()
